@@ -1,0 +1,1 @@
+"""The conformance side of gateproof: command line, generators, harness, reports."""

@@ -1,0 +1,86 @@
+"""The ``gateproof`` command line: a thin layer over the model and the harness.
+
+Every command refuses bad input with the field and the problem on stderr and
+exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
+
+from .documents import dumps, dumps_pretty, parse_json
+from .explain import explain_scenario
+
+USAGE_ERROR = 2
+
+
+def fail(message: str) -> None:
+    click.echo(f"gateproof: error: {message}", err=True)
+    sys.exit(USAGE_ERROR)
+
+
+def read_input(path: str) -> bytes:
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read()
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as error:
+        fail(f"{path}: cannot read ({error.strerror})")
+
+
+def load_scenario(path: str):
+    try:
+        return read_scenario(parse_json(read_input(path)))
+    except ScenarioError as error:
+        fail(f"{path}: {error}")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="gateproof")
+def main() -> None:
+    """Reference model, proofs and conformance suite for LLM context-trust and tool-call rules."""
+
+
+@main.command()
+@click.argument("path", default="-")
+@click.option("--jsonl", is_flag=True, help="One scenario per line in, one outcome per line out.")
+def decide(path: str, jsonl: bool) -> None:
+    """Print the model's outcome for the scenario in PATH (- for stdin)."""
+    if not jsonl:
+        outcome = run_scenario(load_scenario(path))
+        sys.stdout.buffer.write(dumps_pretty(outcome) + b"\n")
+        return
+    out = sys.stdout.buffer
+    stream = sys.stdin.buffer if path == "-" else open_or_fail(path)
+    for number, line in enumerate(stream, start=1):
+        if not line.strip():
+            continue
+        try:
+            outcome = run_scenario(read_scenario(parse_json(line)))
+        except ScenarioError as error:
+            out.flush()
+            fail(f"{path}: line {number}: {error}")
+        out.write(dumps(outcome) + b"\n")
+
+
+def open_or_fail(path: str):
+    try:
+        return open(path, "rb")
+    except OSError as error:
+        fail(f"{path}: cannot read ({error.strerror})")
+
+
+@main.command()
+@click.argument("path", default="-")
+def explain(path: str) -> None:
+    """Explain, step by step and rule by rule, how the model decides the scenario in PATH."""
+    click.echo(explain_scenario(load_scenario(path)))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,22 @@
+"""The enforcement switch (ADR-113, ADR-115): fail closed, only a literal observe observes."""
+
+from __future__ import annotations
+
+from .text import normalise_token
+
+#: Marks a switch value that is not stored at all (distinct from JSON null).
+MISSING = object()
+
+
+def is_enforcing(raw: object = MISSING) -> bool:
+    """C113.1: only a string equal to ``observe`` after trimming and lowercasing observes.
+
+    Every other value enforces: ``enforce``, a typo, the empty string, false,
+    0, a list, null (C113.1) and a value never stored (C115.1).
+    """
+    return not (isinstance(raw, str) and normalise_token(raw) == "observe")
+
+
+def mode_label(enforcing: bool) -> str:
+    """C113.2: the switch is shown as the label derived from it, so a typo shows as ``enforce``."""
+    return "enforce" if enforcing else "observe"

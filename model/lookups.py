@@ -1,0 +1,52 @@
+"""Record lookups: by uid (the two lookups of ADR-166/175) and by tag (ADR-144).
+
+The two uid lookups differ in one filter only. Both keep the caller's uid
+order, skip unknown uids, never return a deleted record, ignore the hidden
+flag and keep duplicates.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence, TypeVar
+
+from .records import Snippet
+from .text import normalise_token
+
+R = TypeVar("R")
+
+
+def lookup_enabled(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]:
+    """C166.1, C175.1: the lookup for a prompt assembled now: switched-on, undeleted records only."""
+    found = []
+    for uid in uids:
+        record = index.get(uid)
+        if record is not None and not record.deleted and record.switched_on:
+            found.append(record)
+    return tuple(found)
+
+
+def lookup_existing(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]:
+    """C166.2, C175.1: the lookup for text already in a transcript: every undeleted record."""
+    found = []
+    for uid in uids:
+        record = index.get(uid)
+        if record is not None and not record.deleted:
+            found.append(record)
+    return tuple(found)
+
+
+def has_tag(snippet: Snippet, tag: str) -> bool:
+    """C144.4: the snippet's comma-separated tags hold the tag as a whole token, case-insensitively."""
+    return any(normalise_token(token) == tag for token in snippet.tags.split(","))
+
+
+def lookup_active_by_tag(snippets: Sequence[Snippet], tag: str) -> tuple[Snippet, ...]:
+    """C144.4: active, undeleted snippets carrying a tag, by sorting then name; nothing for an empty tag.
+
+    ``tag`` is already normalised (trimmed, lowercased). Hidden snippets are
+    returned here; the configuration's selection leaves them out (C144.5).
+    """
+    if tag == "":
+        return ()
+    matching = [s for s in snippets if s.active and not s.deleted and has_tag(s, tag)]
+    return tuple(sorted(matching, key=lambda s: (s.sorting, s.name)))

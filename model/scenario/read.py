@@ -1,0 +1,128 @@
+"""Reading a scenario document into model values, refusing anything the rules cannot run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from attrs import frozen
+
+from ..enforcement import MISSING
+from ..records import Configuration, LlmModel, Provider, Skill, Snippet, World
+from ..versions import DEFAULT_VERSION, Rules, rules_named
+from .errors import ScenarioError
+from .schema import validate
+
+
+@frozen
+class Send:
+    """A playground send (C164.6): forced uids as the request body carries them."""
+
+    configuration: str
+    forced_snippets: tuple = ()
+    forced_skills: tuple = ()
+    dry_run: bool = False
+    serving_model: str | None = None
+    input: str = ""
+    system_prompt_override: str = ""
+    be_user: object = 0
+    run_uid: int = 0
+
+
+@frozen
+class Readout:
+    """The classification readout of a configuration with a forced set."""
+
+    configuration: str
+    forced_snippets: tuple = ()
+    forced_skills: tuple = ()
+
+
+@frozen
+class Classify:
+    """What a configuration alone carries."""
+
+    configuration: str
+
+
+@frozen
+class Scenario:
+    id: str
+    rules: Rules
+    world: World
+    steps: tuple
+    description: str = ""
+
+
+def _ints(values) -> tuple[int, ...]:
+    return tuple(int(v) for v in values)
+
+
+def _record(cls, fields: dict, ints=("uid", "sorting")):
+    values = {k: (int(v) if k in ints else v) for k, v in fields.items()}
+    return cls(**values)
+
+
+def _configuration(fields: dict) -> Configuration:
+    values = dict(fields)
+    values["fallbacks"] = tuple(values.get("fallbacks", ()))
+    values["skills"] = _ints(values.get("skills", ()))
+    return Configuration(**values)
+
+
+def _unique(records: list, key: str, where: str) -> None:
+    seen: set = set()
+    for position, record in enumerate(records):
+        value = record[key]
+        if value in seen:
+            raise ScenarioError(f"$.world.{where}[{position}].{key}", f"duplicate {key} {value!r}")
+        seen.add(value)
+
+
+def read_world(fields: dict) -> World:
+    for where, key in (("providers", "identifier"), ("models", "identifier"), ("configurations", "identifier"), ("snippets", "uid"), ("skills", "uid")):
+        _unique(fields.get(where, []), key, where)
+    return World(
+        providers=tuple(Provider(**p) for p in fields.get("providers", ())),
+        models=tuple(LlmModel(**m) for m in fields.get("models", ())),
+        configurations=tuple(_configuration(c) for c in fields.get("configurations", ())),
+        snippets=tuple(_record(Snippet, s) for s in fields.get("snippets", ())),
+        skills=tuple(_record(Skill, s) for s in fields.get("skills", ())),
+        enforcement=fields.get("enforcement", MISSING),
+    )
+
+
+def _step(fields: dict, position: int, world: World):
+    where = f"$.steps[{position}]"
+    values = {k: v for k, v in fields.items() if k != "op"}
+    configuration = world.configuration_index.get(values["configuration"])
+    if configuration is None:
+        raise ScenarioError(f"{where}.configuration", f"no configuration {values['configuration']!r} in the world")
+    if configuration.deleted:
+        raise ScenarioError(f"{where}.configuration", f"configuration {values['configuration']!r} is deleted")
+    for key in ("forced_snippets", "forced_skills"):
+        if key in values:
+            values[key] = tuple(values[key])
+    op = fields["op"]
+    if op == "send":
+        serving = values.get("serving_model")
+        if serving is not None and serving not in world.model_index:
+            raise ScenarioError(f"{where}.serving_model", f"no model {serving!r} in the world")
+        return Send(**values)
+    return Readout(**values) if op == "readout" else Classify(**values)
+
+
+def read_scenario(document: Any) -> Scenario:
+    """S001.1: a scenario document as model values; a :class:`ScenarioError` names the first wrong field."""
+    validate("scenario", document)
+    kind = document.get("kind", "ceiling")
+    if kind != "ceiling":
+        raise ScenarioError("$.kind", f"no reader for scenario kind {kind!r}")
+    world = read_world(document["world"])
+    steps = tuple(_step(step, i, world) for i, step in enumerate(document["steps"]))
+    return Scenario(
+        id=document["id"],
+        rules=rules_named(document.get("rules", DEFAULT_VERSION)),
+        world=world,
+        steps=steps,
+        description=document.get("description", ""),
+    )

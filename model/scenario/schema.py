@@ -1,0 +1,88 @@
+"""The published JSON Schemas, and validation with an error that names the field.
+
+Validation runs a compiled validator first (fast, for bulk use) and only on
+failure asks ``jsonschema`` which field is wrong, so a valid document pays
+for the fast check alone.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import fastjsonschema
+import jsonschema
+
+from .errors import ScenarioError, join_path
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
+SCHEMA_FILES = {"scenario": "scenario.schema.json", "outcome": "outcome.schema.json"}
+_JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
+
+
+@cache
+def schema(name: str) -> dict:
+    """The JSON Schema of a document kind (``scenario`` or ``outcome``)."""
+    return json.loads((SCHEMA_DIR / SCHEMA_FILES[name]).read_text(encoding="utf-8"))
+
+
+@cache
+def _fast_validator(name: str):
+    return fastjsonschema.compile(schema(name))
+
+
+@cache
+def _precise_validator(name: str):
+    return jsonschema.Draft202012Validator(schema(name))
+
+
+def json_type(value: object) -> str:
+    return _JSON_TYPES.get(type(value), type(value).__name__)
+
+
+def _brief(value: object) -> str:
+    text = json.dumps(value) if isinstance(value, (str, int, float, bool, type(None))) else json_type(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _describe(error: jsonschema.ValidationError) -> tuple[list, str]:
+    """The path and a short statement of one schema violation, never echoing a huge value."""
+    path, kind, expected, value = list(error.absolute_path), error.validator, error.validator_value, error.instance
+    if kind == "required":
+        missing = next(p for p in expected if p not in value)
+        return path + [missing], "required field is missing"
+    if kind == "additionalProperties":
+        allowed = error.schema.get("properties", {})
+        extra = sorted(k for k in value if k not in allowed)
+        return path + [extra[0]], "unknown field"
+    if kind == "type":
+        wanted = expected if isinstance(expected, str) else " or ".join(expected)
+        return path, f"expected {wanted}, got {json_type(value)}"
+    if kind in ("enum", "const"):
+        options = [expected] if kind == "const" else expected
+        return path, f"expected one of {', '.join(json.dumps(o) for o in options)}, got {_brief(value)}"
+    limits = {
+        "maxLength": f"longer than {expected} characters",
+        "minLength": f"shorter than {expected} characters",
+        "maxItems": f"more than {expected} items",
+        "minItems": f"fewer than {expected} items",
+        "minimum": f"below the minimum {expected}",
+        "maximum": f"above the maximum {expected}",
+        "pattern": f"does not match {expected}",
+    }
+    return path, limits.get(kind, f"invalid ({kind})")
+
+
+def validate(name: str, document: object) -> None:
+    """Raise :class:`ScenarioError` naming the first wrong field when ``document`` breaks the schema."""
+    try:
+        _fast_validator(name)(document)
+        return
+    except fastjsonschema.JsonSchemaException:
+        pass
+    error = jsonschema.exceptions.best_match(_precise_validator(name).iter_errors(document))
+    if error is None:  # the two validators disagree: trust neither silently
+        raise ScenarioError("$", "rejected by the schema")
+    path, problem = _describe(error)
+    raise ScenarioError(join_path(path), problem)
