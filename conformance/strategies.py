@@ -156,9 +156,9 @@ def steps(draw, world: dict) -> dict:
 
 
 @st.composite
-def ceiling_scenarios(draw, rules: str | None = None, max_steps: int = 3) -> dict:
+def ceiling_scenarios(draw, rules: str | None = None, max_steps: int = 3, max_snippets: int = 6, max_skills: int = 4) -> dict:
     """A complete scenario document for the trust-ceiling rules."""
-    world = draw(worlds())
+    world = draw(worlds(max_snippets, max_skills))
     return {
         "gateproof": 1,
         "id": f"generated/{draw(st.integers(0, 10**9))}",

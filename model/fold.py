@@ -27,7 +27,11 @@ UNDECLARED_CLASSIFICATION = Classification()
 
 
 def with_stricter(running: Classification, source: Source) -> Classification:
-    """C144.9: the source replaces the running result when :func:`takes_over` says so; ties go to the later source."""
+    """C144.9, C164.4: the source replaces the running result when :func:`takes_over` says so; ties go to the later source.
+
+    The result carries the name of the source that set the class, so a
+    refusal names whichever source, configured or forced, is the reason.
+    """
     new_rank = UNDECLARED if source.data_class is None else source.data_class.rank
     if takes_over(running.rank, new_rank):
         return Classification(source.data_class, source.name)

@@ -46,7 +46,8 @@ def decide(
 ) -> Decision:
     """C144.10: undeclared consults nothing; otherwise the zone decides, and the switch is read only on a refusal.
 
-    The zone and the switch are passed as thunks because *not* consulting
+    So a configuration that injects nothing is never refused, whatever its
+    zone (C144.18). The zone and the switch are passed as thunks because *not* consulting
     them is part of the rule: an installation that classified nothing never
     resolves a zone, and a permitted send never reads the switch.
     """

@@ -15,12 +15,11 @@ class DataClass(enum.Enum):
     SYSTEM_DIAGNOSTICS = "systemDiagnostics"
     SECRET_ADJACENT = "secretAdjacent"
 
-    @property
-    def rank(self) -> int:
-        return _RANK[self]
+    rank: int  # set below: the position on the ladder, read on every fold step
 
 
-_RANK = {cls: rank for rank, cls in enumerate(DataClass)}
+for _rank, _cls in enumerate(DataClass):
+    _cls.rank = _rank
 _BY_VALUE = {cls.value: cls for cls in DataClass}
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Mapping, Sequence, TypeVar
 
 from .records import Snippet
-from .text import normalise_token
 
 R = TypeVar("R")
 
@@ -37,7 +36,7 @@ def lookup_existing(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...
 
 def has_tag(snippet: Snippet, tag: str) -> bool:
     """C144.4: the snippet's comma-separated tags hold the tag as a whole token, case-insensitively."""
-    return any(normalise_token(token) == tag for token in snippet.tags.split(","))
+    return tag in snippet.tag_tokens
 
 
 def lookup_active_by_tag(snippets: Sequence[Snippet], tag: str) -> tuple[Snippet, ...]:

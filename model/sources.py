@@ -21,6 +21,11 @@ class Source:
     origin: str  # "system prompt", "snippet", "skill", "forced snippet", "forced skill"
 
 
+def declared_class_of(record: Snippet | Skill) -> DataClass | None:
+    """C144.1: a snippet's or skill's declared class is its stored class read by exact match, with no default."""
+    return parse_data_class(record.data_class)
+
+
 def snippet_name(snippet: Snippet) -> str:
     """C144.8: ``snippet "<identifier>"`` with the identifier trimmed, or the name as stored when that is empty."""
     identifier = trim(snippet.identifier)
@@ -86,8 +91,8 @@ def configuration_sources(world: World, configuration: Configuration) -> tuple[S
     """C144.3: system prompt, tag-selected snippets, attached skills: what the configuration alone carries."""
     prompt = system_prompt_source(configuration)
     listed = [] if prompt is None else [prompt]
-    listed += [Source(snippet_name(s), parse_data_class(s.data_class), "snippet") for s in selected_snippets(world, configuration)]
-    listed += [Source(skill_name(s), parse_data_class(s.data_class), "skill") for s in attached_skills(world, configuration)]
+    listed += [Source(snippet_name(s), declared_class_of(s), "snippet") for s in selected_snippets(world, configuration)]
+    listed += [Source(skill_name(s), declared_class_of(s), "skill") for s in attached_skills(world, configuration)]
     return tuple(listed)
 
 
@@ -99,6 +104,8 @@ def list_sources(
 ) -> tuple[Source, ...]:
     """C144.3, C164.1, C164.3: the configuration's sources, then the forced snippets, then the forced skills.
 
+    With an empty forced set this is exactly :func:`configuration_sources`,
+    so a run that forces nothing gets the configuration-only answer (C164.2).
     A forced source is listed only when no source before it has the same
     name (exact string), so a forced record the configuration already
     carries appears once, with the configuration copy's position and class.
@@ -106,8 +113,8 @@ def list_sources(
     """
     listed = list(configuration_sources(world, configuration))
     names = {source.name for source in listed}
-    forced = [Source(snippet_name(s), parse_data_class(s.data_class), "forced snippet") for s in forced_snippets]
-    forced += [Source(skill_name(s), parse_data_class(s.data_class), "forced skill") for s in forced_skills]
+    forced = [Source(snippet_name(s), declared_class_of(s), "forced snippet") for s in forced_snippets]
+    forced += [Source(skill_name(s), declared_class_of(s), "forced skill") for s in forced_skills]
     for source in forced:
         if source.name not in names:
             names.add(source.name)

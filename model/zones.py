@@ -15,16 +15,11 @@ class TrustZone(enum.Enum):
     EXTERNAL_EU = "externalEu"
     EXTERNAL_GLOBAL = "externalGlobal"
 
-    @property
-    def rank(self) -> int:
-        return _TRUST_RANK[self]
-
-    @property
-    def ceiling(self) -> DataClass:
-        return CEILINGS[self]
+    rank: int  # set below: the trust rank, 0 for the most trusted
 
 
-_TRUST_RANK = {zone: rank for rank, zone in enumerate(TrustZone)}
+for _rank, _zone in enumerate(TrustZone):
+    _zone.rank = _rank
 _BY_VALUE = {zone.value: zone for zone in TrustZone}
 
 #: C094.4: the strictest class each zone may receive.

@@ -57,9 +57,11 @@ def _ints(values) -> tuple[int, ...]:
     return tuple(int(v) for v in values)
 
 
-def _record(cls, fields: dict, ints=("uid", "sorting")):
-    values = {k: (int(v) if k in ints else v) for k, v in fields.items()}
-    return cls(**values)
+def _record(cls, fields: dict):
+    # The schema admits 7.0 as an integer; the model keys records by int.
+    if type(fields["uid"]) is not int or type(fields.get("sorting", 0)) is not int:
+        fields = {k: (int(v) if k in ("uid", "sorting") else v) for k, v in fields.items()}
+    return cls(**fields)
 
 
 def _configuration(fields: dict) -> Configuration:

@@ -46,7 +46,11 @@ def gated_sources(world: World, configuration: Configuration, snippets, skills, 
 
 
 def trace_send(world: World, step: Send, rules: Rules) -> SendTrace:
-    """C144.10, C164.5: one send through the gate; a dry run sends nothing and is not gated."""
+    """C144.10, C164.5, C144.17: one send through the gate; a dry run sends nothing and is not gated.
+
+    The task input and a per-run system prompt override are never read
+    here: only stored records declare a class (C144.17).
+    """
     configuration = world.configuration_index[step.configuration]
     snippets, skills = resolve_forced_set(world, step.forced_snippets, step.forced_skills)
     sources = gated_sources(world, configuration, snippets, skills, rules)

@@ -1,6 +1,6 @@
 """The published JSON Schemas, and validation with an error that names the field.
 
-Validation runs a compiled validator first (fast, for bulk use) and only on
+Validation runs a compiled (Rust) validator first (fast, for bulk use) and only on
 failure asks ``jsonschema`` which field is wrong, so a valid document pays
 for the fast check alone.
 """
@@ -11,8 +11,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-import fastjsonschema
-import jsonschema
+import jsonschema_rs
 
 from .errors import ScenarioError, join_path
 
@@ -29,11 +28,13 @@ def schema(name: str) -> dict:
 
 @cache
 def _fast_validator(name: str):
-    return fastjsonschema.compile(schema(name))
+    return jsonschema_rs.validator_for(schema(name))
 
 
 @cache
 def _precise_validator(name: str):
+    import jsonschema  # only an invalid document pays for importing the precise validator
+
     return jsonschema.Draft202012Validator(schema(name))
 
 
@@ -46,7 +47,7 @@ def _brief(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _describe(error: jsonschema.ValidationError) -> tuple[list, str]:
+def _describe(error) -> tuple[list, str]:
     """The path and a short statement of one schema violation, never echoing a huge value."""
     path, kind, expected, value = list(error.absolute_path), error.validator, error.validator_value, error.instance
     if kind == "required":
@@ -76,12 +77,11 @@ def _describe(error: jsonschema.ValidationError) -> tuple[list, str]:
 
 def validate(name: str, document: object) -> None:
     """Raise :class:`ScenarioError` naming the first wrong field when ``document`` breaks the schema."""
-    try:
-        _fast_validator(name)(document)
+    if _fast_validator(name).is_valid(document):
         return
-    except fastjsonschema.JsonSchemaException:
-        pass
-    error = jsonschema.exceptions.best_match(_precise_validator(name).iter_errors(document))
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_precise_validator(name).iter_errors(document))
     if error is None:  # the two validators disagree: trust neither silently
         raise ScenarioError("$", "rejected by the schema")
     path, problem = _describe(error)

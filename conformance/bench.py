@@ -1,0 +1,118 @@
+"""``make bench``: the figures the project promises, measured side by side in one run.
+
+Run with ``python -m gateproof.conformance.bench``. Figures are printed, never
+asserted: machines are noisy, and a timed assertion would make the suite flaky.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+import orjson
+
+from gateproof.model.enforcement import is_enforcing
+from gateproof.model.fold import fold
+from gateproof.model.gate import decide
+from gateproof.model.scenario import read_scenario, run_scenario
+from gateproof.model.scenario.read import Send
+from gateproof.model.scenario.run import trace_send
+
+CLASSES = ["publicContent", "editorContent", "sourceCode", "internalConfiguration", "systemDiagnostics", "secretAdjacent", None]
+ZONES = ["local", "privateHosted", "externalEu", "externalGlobal"]
+
+DECISION_TARGET = 100_000  # decisions a second, in process, 10 sources
+JSONL_TARGET = 20_000  # scenarios a second end to end, the nr-llm PHP figure
+
+
+def ten_source_scenario(rng: random.Random, number: int) -> dict:
+    """A send that injects ten sources: prompt, four tagged snippets, two skills, two forced snippets, one forced skill."""
+    snippets = [{"uid": uid, "identifier": f"s{uid}", "text": "text", "data_class": rng.choice(CLASSES), "tags": "ops" if uid <= 4 else "other", "sorting": uid} for uid in range(1, 9)]
+    skills = [{"uid": uid, "name": f"k{uid}", "text": "text", "data_class": rng.choice(CLASSES)} for uid in range(1, 5)]
+    return {
+        "gateproof": 1,
+        "id": f"bench/{number}",
+        "world": {
+            "providers": [{"identifier": "p", "zone": rng.choice(ZONES)}, {"identifier": "q", "zone": rng.choice(ZONES)}],
+            "models": [{"identifier": "m", "provider": "p"}, {"identifier": "n", "provider": "q"}],
+            "configurations": [
+                {"identifier": "c", "model": "m", "fallbacks": ["d"], "system_prompt": "prompt", "system_prompt_class": rng.choice(CLASSES), "snippet_tags": "ops", "skills": [1, 2]},
+                {"identifier": "d", "model": "n"},
+            ],
+            "snippets": snippets,
+            "skills": skills,
+            "enforcement": rng.choice(["enforce", "observe"]),
+        },
+        "steps": [{"op": "send", "configuration": "c", "forced_snippets": [5, 6], "forced_skills": [3]}],
+    }
+
+
+def rate(count: int, seconds: float) -> str:
+    return f"{count / seconds:>12,.0f}/s  {seconds / count * 1e6:8.2f} µs each"
+
+
+def timed(function, repeat: int) -> float:
+    start = time.perf_counter()
+    for _ in range(repeat):
+        function()
+    return time.perf_counter() - start
+
+
+def bench_decisions(print=print) -> None:
+    scenario = read_scenario(ten_source_scenario(random.Random(1), 0))
+    world, step = scenario.world, scenario.steps[0]
+    assert isinstance(step, Send)
+    trace = trace_send(world, step, scenario.rules)
+    assert len(trace.sources) == 10, len(trace.sources)
+    sources = trace.sources
+    configuration = world.configuration_index["c"]
+    from gateproof.model.resolution import resolve_zone
+
+    def gate_only():
+        decide(fold(sources), lambda: resolve_zone(world, configuration).zone, lambda: is_enforcing(world.enforcement))
+
+    def whole_send():
+        trace_send(world, step, scenario.rules)
+
+    repeat = 50_000
+    timed(whole_send, 1000)
+    gate_seconds = timed(gate_only, repeat)
+    send_seconds = timed(whole_send, repeat)
+    print("ceiling decisions, in process, a send with 10 sources (target 100,000/s)")
+    print(f"  fold + zone + decision          {rate(repeat, gate_seconds)}  ratio to target {repeat / gate_seconds / DECISION_TARGET:.2f}x")
+    print(f"  whole send (lookups, sources…)  {rate(repeat, send_seconds)}  ratio to target {repeat / send_seconds / DECISION_TARGET:.2f}x")
+
+
+def bench_jsonl(print=print, count: int = 10_000) -> None:
+    rng = random.Random(7)
+    lines = [orjson.dumps(ten_source_scenario(rng, n)) for n in range(count)]
+    start = time.perf_counter()
+    for line in lines:
+        orjson.dumps(run_scenario(read_scenario(orjson.loads(line))))
+    in_process = time.perf_counter() - start
+    with tempfile.NamedTemporaryFile("wb", suffix=".jsonl", delete=False) as handle:
+        handle.write(b"\n".join(lines) + b"\n")
+    try:
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "gateproof.conformance.cli", "decide", "--jsonl", handle.name], capture_output=True, check=True)
+        command = time.perf_counter() - start
+    finally:
+        os.unlink(handle.name)
+    assert done.stdout.count(b"\n") == count
+    print(f"decide --jsonl, {count:,} generated 10-source scenarios (target 20,000/s, the nr-llm PHP figure)")
+    print(f"  in process: parse, validate, decide, serialise  {rate(count, in_process)}  ratio to target {count / in_process / JSONL_TARGET:.2f}x")
+    print(f"  the command, start-up included                  {rate(count, command)}  ratio to target {count / command / JSONL_TARGET:.2f}x")
+
+
+def main() -> None:
+    bench_decisions()
+    print()
+    bench_jsonl()
+
+
+if __name__ == "__main__":
+    main()

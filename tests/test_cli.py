@@ -1,0 +1,87 @@
+"""The command line: decide, decide --jsonl and explain, and how each refuses bad input."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from gateproof.conformance.cli import main
+from gateproof.model.scenario import read_scenario, run_scenario
+from gateproof.model.scenario.schema import validate
+
+EXAMPLES = sorted((pathlib.Path(__file__).resolve().parent.parent / "examples").glob("*.json"))
+
+
+def invoke(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+@pytest.mark.rule("S001.2")
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_decide_prints_the_models_outcome_for_every_shipped_example(path):
+    done = invoke("decide", str(path))
+    assert done.exit_code == 0, done.output
+    outcome = json.loads(done.output)
+    validate("outcome", outcome)
+    assert outcome == run_scenario(read_scenario(json.loads(path.read_text())))
+
+
+@pytest.mark.rule("C164.4", "C144.10")
+def test_the_shipped_examples_show_what_they_say():
+    decisions = {}
+    for path in EXAMPLES:
+        outcome = json.loads(invoke("decide", str(path)).output)
+        decisions[path.stem] = [(r.get("decision"), r.get("source")) for r in outcome["results"] if r["op"] == "send"]
+    assert decisions["forced-snippet-refused"] == [("refused", 'snippet "incident-report"')]
+    assert decisions["undeclared-installation"] == [("undeclared", "")]
+    assert decisions["observe-mode"] == [("observed", 'snippet "Runbook secrets"')]
+    assert decisions["fallback-drags-to-external"] == [("permitted", 'system prompt of "local-only"'), ("refused", 'system prompt of "code-review"')]
+
+
+@pytest.mark.rule("S001.2")
+def test_decide_jsonl_writes_one_outcome_per_line_and_stops_at_a_bad_line_naming_it():
+    lines = [orjson.dumps(json.loads(p.read_text())) for p in EXAMPLES]
+    done = invoke("decide", "--jsonl", input=b"\n".join(lines) + b"\n")
+    assert done.exit_code == 0
+    assert [json.loads(line)["scenario"] for line in done.output.splitlines()] == [json.loads(p.read_text())["id"] for p in EXAMPLES]
+    wrong_version = orjson.dumps({**json.loads(lines[1]), "gateproof": 2})
+    bad = invoke("decide", "--jsonl", input=lines[0] + b"\n" + wrong_version + b"\n" + lines[1] + b"\n")
+    assert bad.exit_code == 2
+    assert len(bad.stdout.splitlines()) == 1
+    assert "line 2: $.gateproof: expected one of 1, got 2" in bad.stderr
+
+
+@pytest.mark.rule("S001.1")
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("not json", "-: $: not valid JSON"),
+        ("[]", "-: $: expected object, got array"),
+        ('{"gateproof": 1, "id": "x", "world": {}, "steps": [{"op": "send", "configuration": "nope"}]}', "$.steps[0].configuration: no configuration 'nope' in the world"),
+        ('{"gateproof": 1, "id": "x", "world": {"snippets": [{"uid": "7"}]}, "steps": [{"op": "classify", "configuration": "c"}]}', "$.world.snippets[0].uid: expected integer, got string"),
+        ('{"gateproof": 1, "id": "x", "rules": "adr-200", "world": {}, "steps": [{"op": "classify", "configuration": "c"}]}', '$.rules: expected one of "pre-164"'),
+    ],
+)
+def test_invalid_input_exits_2_with_the_field_and_the_problem(text, message):
+    done = invoke("decide", "-", input=text)
+    assert done.exit_code == 2
+    assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_missing_file_exits_2():
+    done = invoke("explain", "/no/such/file.json")
+    assert done.exit_code == 2 and "cannot read" in done.stderr
+
+
+@pytest.mark.rule("C144.9", "C094.8")
+def test_explain_shows_sources_fold_zone_decision_and_rule_ids():
+    path = next(p for p in EXAMPLES if p.stem == "fallback-drags-to-external")
+    done = invoke("explain", str(path))
+    assert done.exit_code == 0
+    text = done.output
+    for expected in ["sources in composition order", "[C144.3", "fold:", "[C144.9]", "fallback \"cloud-backup\"", "running zone externalGlobal", "decision: refused", "[C144.10"]:
+        assert expected in text

@@ -1,0 +1,128 @@
+"""Malformed scenario documents: each is refused with the field named, nothing else is ever raised."""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gateproof.conformance.strategies import ceiling_scenarios
+from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+
+
+def closed_objects(document: dict):
+    """(path, object) for every object of the document whose fields the schema closes."""
+    yield ("$", document)
+    yield ("$.world", document["world"])
+    for kind in ("providers", "models", "configurations", "snippets", "skills"):
+        for i, record in enumerate(document["world"].get(kind, [])):
+            yield (f"$.world.{kind}[{i}]", record)
+    for i, step in enumerate(document["steps"]):
+        yield (f"$.steps[{i}]", step)
+
+
+REQUIRED = {"$": ["gateproof", "id", "world", "steps"], "providers": ["identifier"], "models": ["identifier"],
+            "configurations": ["identifier"], "snippets": ["uid"], "skills": ["uid"], "steps": ["op", "configuration"]}
+TYPED = {"uid": 1, "active": True, "identifier": "x", "sorting": 0, "skills": [], "steps": [], "system_prompt": ""}
+
+
+@st.composite
+def broken_documents(draw):
+    """A valid scenario with one change that makes it invalid, and the path the error must name."""
+    document = copy.deepcopy(draw(ceiling_scenarios(max_steps=2, max_snippets=2, max_skills=2)))
+    objects = list(closed_objects(document))
+    path, target = draw(st.sampled_from(objects))
+    how = draw(st.sampled_from(["extra", "missing", "type", "op", "huge", "unknown configuration"]))
+    if how == "extra":
+        key = draw(st.sampled_from(["approved_by", "zone_override", "x", "", "Uid"]))
+        target[key] = draw(json_values)
+        return document, f"{path}.{key}"
+    if how == "missing":
+        family = "$" if path == "$" else ("steps" if path.startswith("$.steps") else path.split(".")[2].split("[")[0] if path != "$.world" else None)
+        if family is None or not REQUIRED.get(family):
+            document.pop("steps")
+            return document, "$.steps"
+        key = draw(st.sampled_from([k for k in REQUIRED[family] if k in target]))
+        target.pop(key)
+        return document, f"{path}.{key}"
+    if how == "type":
+        keys = [k for k in target if k in TYPED]
+        if not keys:
+            document["gateproof"] = "1"
+            return document, "$.gateproof"
+        key = draw(st.sampled_from(keys))
+        target[key] = draw(json_values.filter(lambda v, want=type(TYPED[key]): type(v) is not want and not (want is int and isinstance(v, float) and v.is_integer())))
+        return document, f"{path}.{key}"
+    if how == "op":
+        document["steps"][0]["op"] = draw(st.sampled_from(["Send", "delete_everything", "", "sends"]))
+        return document, "$.steps[0].op"
+    if how == "huge":
+        document["world"].setdefault("providers", []).append({"identifier": "p" * 100_000})
+        return document, f"$.world.providers[{len(document['world']['providers']) - 1}].identifier"
+    document["steps"][0]["configuration"] = "no-such-configuration"
+    document["steps"][0].setdefault("op", "send")
+    return document, "$.steps[0].configuration"
+
+
+@pytest.mark.rule("S001.1")
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(broken_documents())
+def test_every_broken_document_is_refused_naming_the_broken_field(case):
+    document, path = case
+    with pytest.raises(ScenarioError) as refused:
+        read_scenario(document)
+    assert refused.value.path == path or refused.value.path.startswith(path + ".") or path.startswith(refused.value.path), (refused.value, path)
+
+
+@pytest.mark.rule("S001.1")
+@settings(max_examples=7000, deadline=None)
+@given(st.one_of(json_values, st.dictionaries(st.sampled_from(["gateproof", "id", "world", "steps", "rules", "kind", "x"]), json_values)))
+def test_arbitrary_json_is_either_a_scenario_or_a_scenario_error(document):
+    try:
+        scenario = read_scenario(document)
+    except ScenarioError as error:
+        assert error.path.startswith("$")
+        return
+    run_scenario(scenario)
+
+
+@pytest.mark.rule("S001.1")
+def test_deeply_nested_and_huge_values_are_refused_or_read_without_crashing():
+    deep = {"gateproof": 1, "id": "d", "world": {}, "steps": [{"op": "classify", "configuration": "c"}]}
+    nested: list = []
+    for _ in range(5000):
+        nested = [nested]
+    deep["world"]["enforcement"] = nested
+    with pytest.raises(ScenarioError, match=r"\$\.steps\[0\]\.configuration"):
+        read_scenario(deep)
+    huge = {"gateproof": 1, "id": "h", "world": {"snippets": [{"uid": 1, "text": "x" * 200_000}]}, "steps": [{"op": "classify", "configuration": "c"}]}
+    with pytest.raises(ScenarioError, match=r"\$\.world\.snippets\[0\]\.text: longer than 100000"):
+        read_scenario(huge)
+
+
+@st.composite
+def broken_lines(draw):
+    document, path = draw(broken_documents())
+    return orjson.dumps(document), path
+
+
+@pytest.mark.rule("S001.1")
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(broken_lines())
+def test_the_command_line_exits_2_naming_the_field(case):
+    data, path = case
+    done = subprocess.run([sys.executable, "-m", "gateproof.conformance.cli", "decide", "-"], input=data, capture_output=True)
+    assert done.returncode == 2
+    assert b"Traceback" not in done.stderr and done.stderr.startswith(b"gateproof: error: -: $")
+    assert done.stdout == b""
