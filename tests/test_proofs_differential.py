@@ -99,7 +99,7 @@ def test_the_proofs_send_decides_as_the_model_does(send, version):
     """Decoded into a scenario and run through the model, a send gets the verdict the proofs compute for it."""
     semantics = semantics_of(VERSIONS[version])
     expected = semantics.judge(send, CONCRETE)
-    _, (replayed,) = replay(scenario_documents("differential", semantics, (send,)), semantics)
+    _, (replayed,) = replay(scenario_documents("differential", "the model agrees", semantics, (send,)), semantics)
     assert (replayed.declared, replayed.source, replayed.kind, replayed.sent) == (
         expected.declared, expected.source, expected.kind, expected.sent,
     )

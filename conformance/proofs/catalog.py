@@ -66,14 +66,20 @@ def implies(premise, conclusion, ops):
     return ops.Or(ops.Not(premise), conclusion)
 
 
-@invariant("I001", stories.without_forced_set, ("C164.1", "C164.3", "C144.3"), ("wrong:gate-only-with-forced-set",))
+@invariant("I001", stories.without_forced_set, ("C164.1", "C144.3"), ("wrong:gate-only-with-forced-set",))
 def empty_forced_set_is_configuration_only(sends, verdicts, ops):
     """A send whose run forces nothing is decided exactly as the configuration's own sources decide it."""
     (send,) = sends
     return same_decision(verdicts[0], verdict_over(send, configuration_positions(send, ops), ops), ops)
 
 
-@invariant("I002", stories.one_send, ("C144.9", "C164.1"), ("wrong:last-declared-wins", "wrong:undeclared-resets"), ("pre-164",))
+@invariant(
+    "I002",
+    stories.one_send,
+    ("C144.9", "C164.1"),
+    ("wrong:last-declared-wins", "wrong:undeclared-resets", "wrong:gate-only-with-forced-set"),
+    departs_in=("pre-164",),
+)
 def declared_class_is_the_strictest_declaration(sends, verdicts, ops):
     """The declared class is the strictest class any listed source declares, and undeclared when none declares one."""
     (send,) = sends
@@ -83,7 +89,12 @@ def declared_class_is_the_strictest_declaration(sends, verdicts, ops):
     return verdicts[0].declared == strictest
 
 
-@invariant("I003", stories.with_more_undeclared_sources, ("C144.2", "C144.9"), ("wrong:undeclared-resets",))
+@invariant(
+    "I003",
+    stories.with_more_undeclared_sources,
+    ("C144.2", "C144.9"),
+    ("wrong:undeclared-resets", "wrong:gate-only-with-forced-set"),
+)
 def undeclared_sources_never_affect_the_decision(sends, verdicts, ops):
     """Listing further undeclared sources changes neither the decision, nor the declared class, nor the named source."""
     return same_decision(verdicts[0], verdicts[1], ops)
@@ -97,7 +108,7 @@ def nothing_declared_consults_no_zone_and_refuses_nothing(sends, verdicts, ops):
     return implies(ops.Not(declares), ops.And(verdicts[0].kind == UNDECLARED_KIND, verdicts[0].sent), ops)
 
 
-@invariant("I005", stories.one_send, ("C144.9", "C144.10"), ("wrong:first-wins-ties",), ("pre-164",))
+@invariant("I005", stories.one_send, ("C144.9", "C144.10"), ("wrong:first-wins-ties",), departs_in=("pre-164",))
 def named_source_is_the_last_strictest(sends, verdicts, ops):
     """The named source declares exactly the declared class, and no listed source after it declares that class."""
     (send,) = sends
@@ -154,7 +165,12 @@ def observe_and_enforce_differ_only_in_sending(sends, verdicts, ops):
     )
 
 
-@invariant("I010", stories.in_another_order, ("C144.9", "C144.10", "C144.11"), ("wrong:last-declared-wins",))
+@invariant(
+    "I010",
+    stories.in_another_order,
+    ("C144.9", "C144.10", "C144.11"),
+    ("wrong:last-declared-wins", "wrong:undeclared-resets"),
+)
 def source_order_changes_only_the_named_source(sends, verdicts, ops):
     """Reordering the sources can change which source is named, never the declared class, the decision or whether it is sent."""
     first, second = verdicts

@@ -66,8 +66,12 @@ def _send_records(number: int, send: Send):
     return [configuration, *fallback_configurations], snippets, steps
 
 
-def scenario_documents(title: str, semantics: Semantics, sends: tuple[Send, ...]) -> list[tuple[dict, list[int]]]:
-    """One scenario per enforcement switch the sends need, each with the indices of the sends it holds."""
+def scenario_documents(title: str, claim: str, semantics: Semantics, sends: tuple[Send, ...]) -> list[tuple[dict, list[int]]]:
+    """One scenario per enforcement switch the sends need, each with the indices of the sends it holds.
+
+    ``title`` names the scenario (an invariant id); ``claim`` is what the
+    sends break, for the description.
+    """
     switches = list(dict.fromkeys(send.enforcing for send in sends))
     documents = []
     for enforcing in switches:
@@ -82,7 +86,7 @@ def scenario_documents(title: str, semantics: Semantics, sends: tuple[Send, ...]
         documents.append(({
             "gateproof": 1,
             "id": f"counterexample/{title}/{semantics.name}/{mode}",
-            "description": _description(title, semantics, mode),
+            "description": _description(title, claim, semantics, mode),
             "rules": semantics.rules.name,
             "world": {
                 "providers": [{"identifier": _provider(zone), "zone": zone.value} for zone in _ZONES],
@@ -96,9 +100,15 @@ def scenario_documents(title: str, semantics: Semantics, sends: tuple[Send, ...]
     return documents
 
 
-def _description(title: str, semantics: Semantics, mode: str) -> str:
-    under = f"the rules {semantics.name}" if semantics.is_model_version else f"the wrong rule {semantics.name} ({semantics.description})"
-    return f"A counterexample to {title} under {under}, in {mode} mode: each send is shown with what its configuration alone declares."
+def _description(title: str, claim: str, semantics: Semantics, mode: str) -> str:
+    if semantics.is_model_version:
+        under = f"the rules {semantics.name}, which this scenario names, so decide shows it"
+    else:
+        under = f"the wrong rule {semantics.name} ({semantics.description}); run under the model's own rules it shows the right answer instead"
+    return (
+        f"A counterexample to {title} ({claim}) under {under}. Enforcement is in {mode} mode; "
+        "each send follows a classify step showing what its configuration alone declares."
+    )
 
 
 def verdicts_of(outcome: dict) -> list[Verdict]:
@@ -129,3 +139,10 @@ def replay(documents: list[tuple[dict, list[int]]], semantics: Semantics) -> tup
             outcomes.append(outcome)
             by_send.update(zip(held, verdicts_of(outcome)))
     return outcomes, [by_send[index] for index in sorted(by_send)]
+
+
+def decoded_counterexample(title: str, claim: str, semantics: Semantics, sends: tuple[Send, ...]) -> list[tuple[dict, dict]]:
+    """The counterexample's scenario documents, each with its outcome under ``semantics``."""
+    documents = scenario_documents(title, claim, semantics, sends)
+    outcomes, _ = replay(documents, semantics)
+    return [(document, outcome) for (document, _), outcome in zip(documents, outcomes)]
