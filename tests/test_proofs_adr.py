@@ -40,3 +40,9 @@ def test_every_cited_rule_is_a_rule_of_the_model():
     model_text = "".join(path.read_text() for path in (ROOT / "model").rglob("*.py"))
     cited = {rule for entry in CATALOG for rule in entry.rests_on}
     assert {rule for rule in cited if not re.search(rf"\b{re.escape(rule)}\b", model_text)} == set()
+
+
+def test_the_readme_lists_every_proved_property():
+    readme = (ROOT / "README.md").read_text()
+    for entry in CATALOG:
+        assert f"| {entry.id} | `{entry.name}` | {entry.statement} |" in readme

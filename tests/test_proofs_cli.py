@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import jsonschema
 import pytest
 from click.testing import CliRunner
 
 from gateproof.conformance.cli import main
 from gateproof.conformance.proofs.catalog import CATALOG
+
+
+REPORT_SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "conformance" / "schema" / "prove-report.schema.json").read_text())
 
 
 def run(*arguments):
@@ -25,6 +30,7 @@ def test_the_latest_rules_prove_the_whole_catalog():
 def test_json_reports_every_invariant_with_its_result():
     result = run("--bound", "4", "--json")
     report = json.loads(result.output)
+    jsonschema.validate(report, REPORT_SCHEMA)
     assert result.exit_code == 0
     assert report["proved_all_expected"] is True
     assert [r["id"] for r in report["results"]] == [entry.id for entry in CATALOG]
@@ -34,7 +40,9 @@ def test_json_reports_every_invariant_with_its_result():
 def test_a_wrong_variant_yields_a_counterexample_and_exit_status_1():
     result = run("--rules", "wrong:first-wins-ties", "--only", "I005", "--bound", "4", "--json")
     assert result.exit_code == 1
-    (entry,) = json.loads(result.output)["results"]
+    report = json.loads(result.output)
+    jsonschema.validate(report, REPORT_SCHEMA)
+    (entry,) = report["results"]
     assert entry["result"] == "counterexample"
     assert entry["counterexample"]["scenarios"][0]["rules"] == "adr-179"
 

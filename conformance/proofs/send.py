@@ -1,25 +1,26 @@
 """One send as the proofs see it: its sources and zones as ranks, and what the gate makes of them.
 
 A :class:`Send` holds either z3 values (inside a proof) or plain values (a
-decoded counterexample); :func:`judge` runs the model's lattice rules on
-either. The one step that is not a lattice rule, which listed sources the
-gate folds (C164.1), is written here and tied to the model by the
-differential test in ``tests/test_proofs_differential.py``.
+decoded counterexample); :meth:`Semantics.judge` runs the model's lattice
+rules on either. The two steps that are not lattice rules, which listed
+sources the gate folds (C164.1) and that an undeclared decision names no
+source (C144.10), are written here and tied to the model by the differential
+test in ``tests/test_proofs_differential.py``.
 """
 
 from __future__ import annotations
 
+import sys
 from contextlib import contextmanager
 from types import MappingProxyType
 from typing import Callable, Mapping
-import sys
 
 import z3
 from attrs import field, frozen
 
 from gateproof.model import lattice
 from gateproof.model.ladder import DataClass
-from gateproof.model.lattice import UNDECLARED, NO_SOURCE
+from gateproof.model.lattice import NO_SOURCE, UNDECLARED
 from gateproof.model.versions import LATEST, Rules
 from gateproof.model.zones import TrustZone
 
