@@ -87,6 +87,8 @@ def _print_table(results: list[Result], documents: list[dict], rules: str, bound
     for document in documents:
         for path in (document["counterexample"] or {}).get("files", []):
             console.print(f"{document['id']} counterexample {_replay_hint(rules, path)}", soft_wrap=True)
+    if any(document["counterexample"] and not document["counterexample"]["files"] for document in documents):
+        console.print("--counterexamples DIR writes each counterexample as a scenario to replay", soft_wrap=True)
 
 
 @click.command()

@@ -70,12 +70,13 @@ def test_rank_folds_agree_on_values_and_terms(sources, primary, fallbacks):
 
 
 @given(st.lists(class_ranks, max_size=12))
-def test_model_fold_is_the_rank_fold(ranks):
+def test_model_fold_is_the_rank_fold_in_both_interpretations(ranks):
     sources = [Source(f"source {i}", None if r == UNDECLARED else tuple(DataClass)[r], "snippet") for i, r in enumerate(ranks)]
     folded = fold(sources)
-    rank, winner = lattice.fold_ranks(ranks)
-    assert folded.rank == rank
-    assert folded.source == ("" if winner == lattice.NO_SOURCE else sources[winner].name)
+    term_rank, term_winner = lattice.fold_ranks([symbolic(r) for r in ranks], ops=Z3)
+    for rank, winner in (lattice.fold_ranks(ranks), (evaluated(term_rank), evaluated(term_winner))):
+        assert folded.rank == rank
+        assert folded.source == ("" if winner == lattice.NO_SOURCE else sources[winner].name)
 
 
 @st.composite
