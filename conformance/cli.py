@@ -12,6 +12,7 @@ import click
 
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 
+from .cli_prove import prove
 from .documents import dumps, dumps_pretty, parse_json
 from .explain import explain_scenario
 
@@ -81,6 +82,8 @@ def explain(path: str) -> None:
     """Explain, step by step and rule by rule, how the model decides the scenario in PATH."""
     click.echo(explain_scenario(load_scenario(path)))
 
+
+main.add_command(prove)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -47,6 +47,8 @@ UNDECLARED = -1
 CEILING_RANKS = tuple(CEILINGS[zone].rank for zone in TrustZone)
 DECISION_KINDS = ("undeclared", "permitted", "refused", "observed")
 UNDECLARED_KIND, PERMITTED, REFUSED, OBSERVED = range(4)
+#: The index the fold reports when no source set its result.
+NO_SOURCE = -1
 
 
 def rank_of(cls: DataClass | None) -> int:
@@ -82,6 +84,32 @@ def takes_over(running_rank, new_rank, ops=CONCRETE):
     on a tie the later source wins (ADR-175 relies on this).
     """
     return ops.And(new_rank > UNDECLARED, running_rank <= new_rank)
+
+
+def fold_ranks(ranks, listed=None, ops=CONCRETE):
+    """C144.9 over ranks: the fold's final rank and the index of the source that set it.
+
+    ``listed`` marks, one flag per rank, which positions are in the list at
+    all, so one symbolic term stands for every shorter list; ``None`` lists
+    every position. The index is :data:`NO_SOURCE` when no source took over.
+    """
+    running, winner = UNDECLARED, NO_SOURCE
+    for index, rank in enumerate(ranks):
+        replaces = takes_over(running, rank, ops)
+        if listed is not None:
+            replaces = ops.And(listed[index], replaces)
+        running = ops.If(replaces, rank, running)
+        winner = ops.If(replaces, index, winner)
+    return running, winner
+
+
+def reachable_zone_rank(primary_rank, fallback_ranks, listed=None, ops=CONCRETE):
+    """C094.10 over ranks: the least trusted of the primary zone and every listed fallback's zone."""
+    zone = primary_rank
+    for index, fallback_rank in enumerate(fallback_ranks):
+        worse = less_trusted(zone, fallback_rank, ops)
+        zone = worse if listed is None else ops.If(listed[index], worse, zone)
+    return zone
 
 
 def decision_kind(declared_rank, zone_rank, enforcing, ops=CONCRETE):

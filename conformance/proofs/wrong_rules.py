@@ -1,0 +1,111 @@
+"""Deliberately wrong rule versions: each invariant must fail under at least one of them.
+
+A proof that cannot fail proves nothing. Each variant changes one rule the
+way a plausible bug would, and says which. They live here, not in the model,
+because the model states the right rules only. The names are what
+``gateproof prove --rules`` accepts after ``wrong:``.
+"""
+
+from __future__ import annotations
+
+from gateproof.model import gate, lattice
+from gateproof.model.gate import Decision
+from gateproof.model.lattice import CEILING_RANKS, OBSERVED, PERMITTED, REFUSED, UNDECLARED
+from gateproof.model.scenario import run
+from gateproof.model.zones import CEILINGS
+
+from .send import Semantics, gated_positions
+
+PREFIX = "wrong:"
+
+_right_decide = gate.decide
+_right_decision_kind = lattice.decision_kind
+_right_gated_sources = run.gated_sources
+
+
+def first_wins_ties(running_rank, new_rank, ops=lattice.CONCRETE):
+    """Only a strictly stricter source takes over, so on a tie the earlier source stays named."""
+    return ops.And(new_rank > UNDECLARED, ops.Or(running_rank == UNDECLARED, running_rank < new_rank))
+
+
+def last_declared_wins(running_rank, new_rank, ops=lattice.CONCRETE):
+    """Every declared source takes over, stricter or not: the fold forgets the maximum."""
+    return new_rank > UNDECLARED
+
+
+def undeclared_resets(running_rank, new_rank, ops=lattice.CONCRETE):
+    """An undeclared source clears the running result, as if undeclared were a class of its own."""
+    return ops.Or(new_rank == UNDECLARED, running_rank <= new_rank)
+
+
+def fallback_replaces_zone(first_rank, second_rank, ops=lattice.CONCRETE):
+    """The fallback's zone replaces the running zone instead of joining it."""
+    return second_rank
+
+
+#: privateHosted and externalEu with their ceilings swapped: a less trusted zone receives more.
+_SWAPPED_CEILINGS = (CEILING_RANKS[0], CEILING_RANKS[2], CEILING_RANKS[1], CEILING_RANKS[3])
+
+
+def swapped_ceiling_rank(zone_rank, ops=lattice.CONCRETE):
+    """C094.4 with the ceilings of privateHosted and externalEu swapped."""
+    return ops.select(_SWAPPED_CEILINGS, zone_rank)
+
+
+def observe_withholds(kind, ops=lattice.CONCRETE):
+    """An observed refusal is withheld like an enforced one."""
+    return ops.And(kind != REFUSED, kind != OBSERVED)
+
+
+def undeclared_permitted_kind(declared_rank, zone_rank, enforcing, ops=lattice.CONCRETE):
+    """An undeclared send is judged permitted instead of left unconstrained."""
+    return ops.If(declared_rank == UNDECLARED, PERMITTED, _right_decision_kind(declared_rank, zone_rank, enforcing, ops))
+
+
+def undeclared_permitted_decide(classification, resolve_zone, read_enforcing):
+    """The concrete side of :func:`undeclared_permitted_kind`: the zone is consulted and the send permitted."""
+    if classification.data_class is None:
+        zone = resolve_zone()
+        return Decision("permitted", None, "", zone, CEILINGS[zone], None)
+    return _right_decide(classification, resolve_zone, read_enforcing)
+
+
+def gated_only_with_forced_set(send, rules, ops):
+    """The gate runs only when the run carries a forced set; otherwise nothing is folded."""
+    carries_forced = ops.Or(*(ops.And(listed, forced) for listed, forced in zip(send.listed, send.forced)))
+    return tuple(ops.And(carries_forced, gated) for gated in gated_positions(send, rules, ops))
+
+
+def gated_sources_only_with_forced_set(world, configuration, snippets, skills, rules):
+    """The concrete side of :func:`gated_only_with_forced_set`."""
+    if not snippets and not skills:
+        return ()
+    return _right_gated_sources(world, configuration, snippets, skills, rules)
+
+
+def _variant(name: str, description: str, patches: dict, gated=gated_positions) -> Semantics:
+    return Semantics(PREFIX + name, gated=gated, patches=patches, description=description)
+
+
+WRONG_RULES: dict[str, Semantics] = {
+    variant.name: variant
+    for variant in (
+        _variant("first-wins-ties", first_wins_ties.__doc__, {lattice.takes_over: first_wins_ties}),
+        _variant("last-declared-wins", last_declared_wins.__doc__, {lattice.takes_over: last_declared_wins}),
+        _variant("undeclared-resets", undeclared_resets.__doc__, {lattice.takes_over: undeclared_resets}),
+        _variant("fallback-replaces-zone", fallback_replaces_zone.__doc__, {lattice.less_trusted: fallback_replaces_zone}),
+        _variant("swapped-ceilings", swapped_ceiling_rank.__doc__, {lattice.ceiling_rank: swapped_ceiling_rank}),
+        _variant("observe-withholds", observe_withholds.__doc__, {lattice.is_sent: observe_withholds}),
+        _variant(
+            "undeclared-permitted",
+            undeclared_permitted_kind.__doc__,
+            {lattice.decision_kind: undeclared_permitted_kind, gate.decide: undeclared_permitted_decide},
+        ),
+        _variant(
+            "gate-only-with-forced-set",
+            gated_only_with_forced_set.__doc__,
+            {run.gated_sources: gated_sources_only_with_forced_set},
+            gated=gated_only_with_forced_set,
+        ),
+    )
+}
