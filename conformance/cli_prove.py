@@ -81,7 +81,7 @@ def _print_table(results: list[Result], documents: list[dict], rules: str, bound
     table.add_column("seconds", justify="right")
     for result in results:
         table.add_row(result.invariant.id, result.invariant.name, _verdict_text(result), f"{result.seconds:.3f}")
-    console = Console(highlight=False)
+    console = Console(highlight=False, width=max(110, Console().width))
     console.print(table)
     console.print(f"total {seconds:.2f} s")
     for document in documents:
