@@ -109,9 +109,13 @@ def bench_jsonl(print=print, count: int = 10_000) -> None:
 
 
 def main() -> None:
+    from . import bench_proofs
+
     bench_decisions()
     print()
     bench_jsonl()
+    print()
+    bench_proofs.run()
 
 
 if __name__ == "__main__":
