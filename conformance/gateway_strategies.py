@@ -17,6 +17,7 @@ For example::
 
 from __future__ import annotations
 
+import copy
 from functools import cache
 
 from hypothesis import strategies as st
@@ -40,20 +41,21 @@ FORGED_FIELDS = ("approved_by", "role", "tenant", "on_behalf_of", "admin", "dest
 
 
 def sessions(ids=st.just("s-1")) -> st.SearchStrategy[dict]:
-    """A host-held session, possibly revoked; half of them are ana, support, of acme, the likeliest to be allowed."""
+    """A host-held session, possibly revoked; most are ana, support, of acme, the likeliest to be allowed."""
     anything = st.fixed_dictionaries(
         {"id": ids, "user": st.sampled_from(USERS), "tenant": st.sampled_from(TENANTS)},
         optional={"roles": st.lists(st.sampled_from(ROLES), unique=True, max_size=3), "valid": st.booleans()},
     )
     favourable = st.builds(lambda i, extra: {"id": i, "user": "ana", "tenant": "acme", "roles": ["support", *extra]}, ids, st.sets(st.sampled_from(ROLES[1:]), max_size=1).map(sorted))
-    return anything | favourable
+    return st.one_of(anything, favourable, favourable)
 
 
 def cases(ids=st.sampled_from(CASE_IDS), injections=st.sampled_from(INJECTIONS)) -> st.SearchStrategy[dict]:
     """A stored case whose content carries the canary and, maybe, a planted instruction."""
+    assignees = st.lists(st.sampled_from(USERS), unique=True, max_size=3)
     return st.builds(
         lambda case_id, tenant, assignees, injection: {"id": case_id, "tenant": tenant, "assignees": assignees, "content": f"{injection} {CANARY}"},
-        ids, st.sampled_from(TENANTS + TENANTS[:1]), st.lists(st.sampled_from(USERS + USERS[:1]), unique=True, max_size=3), injections,
+        ids, st.sampled_from(TENANTS + TENANTS[:1]), assignees | assignees.map(lambda users: sorted({*users, USERS[0]})), injections,
     )
 
 
@@ -146,3 +148,26 @@ def gateway_scenarios(draw, rules: str = "lab-001", max_steps: int = 6) -> dict:
     step = st.one_of(calls(session_ids), calls(session_ids), calls(session_ids), world_changes(world))
     steps = draw(st.lists(step, min_size=1, max_size=max_steps))
     return {"gateproof": 1, "kind": "gateway", "id": "generated", "rules": rules, "world": world, "steps": steps}
+
+
+@st.composite
+def authorized_calls(draw) -> tuple[dict, dict]:
+    """A (world, call) pair built so that every lab-001 condition holds: the ground truth for completeness.
+
+    A generated world is adjusted until the call's session is valid support staff of the case's tenant,
+    assigned to it, and exporting to an internal destination; everything else stays as generated.
+    """
+    world = copy.deepcopy(draw(gateway_worlds()))
+    session = world["sessions"][0]
+    session["valid"] = True
+    session["roles"] = sorted({*session.get("roles", []), "support"})
+    case = draw(st.sampled_from(world["cases"]))
+    case["tenant"] = session["tenant"]
+    case["assignees"] = sorted({*case["assignees"], session["user"]})
+    tool = draw(st.sampled_from(sorted(TOOLS)))
+    arguments = {"case_id": case["id"]}
+    if tool == "export_case":
+        destination = draw(st.sampled_from(world["destinations"]))
+        destination["internal"] = True
+        arguments["destination_id"] = destination["id"]
+    return world, {"op": "call", "session": session["id"], "tool": tool, "arguments": arguments}
