@@ -20,7 +20,7 @@ SUPERVISOR_ROLE = "supervisor"
 #: G001.10: reasons the caller is told differently from what the audit records.
 CALLER_REASONS = {"tenant_mismatch": "case_not_found"}
 
-DestinationCheck = Callable[[GatewayWorld, Session, str, dict], Check]
+DestinationCheck = Callable[[GatewayWorld, Session, str, dict], tuple[Check, ...]]
 
 
 def is_session_valid(session: Session) -> bool:
@@ -64,9 +64,9 @@ def check_session(session: Session) -> Check:
     return Check("G001.6", "session is valid", "session_invalid", is_session_valid(session))
 
 
-def check_lab_destination(world: GatewayWorld, session: Session, tool: str, arguments: dict) -> Check:
+def check_lab_destination(world: GatewayWorld, session: Session, tool: str, arguments: dict) -> tuple[Check, ...]:
     """G001.8 as a check: lab-001 allows no destination but a configured internal one."""
-    return Check("G001.8", "destination is configured and internal", "destination_denied", is_internal_destination(world, arguments["destination_id"]))
+    return (Check("G001.8", "destination is configured and internal", "destination_denied", is_internal_destination(world, arguments["destination_id"])),)
 
 
 def check_authorization(
@@ -87,7 +87,7 @@ def check_authorization(
     exporting = tool == "export_case"
     if exporting and not add(Check("G001.7", "session holds the support role", "role_denied", has_support_role(session))):
         return tuple(checks)
-    if exporting and not add(check_destination(world, session, tool, arguments)):
+    if exporting and not all(add(check) for check in check_destination(world, session, tool, arguments)):
         return tuple(checks)
     case = lookup_case(world, arguments["case_id"])
     if not add(Check("G001.9", "case exists", "case_not_found", case is not None)):
