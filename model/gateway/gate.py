@@ -67,6 +67,7 @@ class CallTrace:
     checks: tuple[Check, ...]
     write_checks: tuple[Check, ...]  # G002.1: empty unless the write was re-checked
     reason: str
+    stage: str  # "write" when the re-check at the write refused the call, else "check"
     replayed: bool
     exports: tuple[dict, ...]
     reads: tuple[dict, ...]
@@ -75,10 +76,6 @@ class CallTrace:
     @property
     def decision(self) -> str:
         return "allow" if self.reason == "allowed" else "deny"
-
-    @property
-    def stage(self) -> str:
-        return "write" if self.write_checks and compute_reason(self.write_checks) != "allowed" else "check"
 
     @property
     def rule(self) -> str | None:
@@ -171,7 +168,7 @@ def decide_call(state: GatewayState, call: Call, rules: GatewayRules) -> tuple[C
             reads = ({"case_id": call.arguments["case_id"]},)
     stage = "write" if write_checks and reason != "allowed" else "check"
     audit = compute_audit_record(world, session, call, reason, stage, replayed)
-    trace = CallTrace(checks, write_checks, reason, replayed, exports, reads, audit)
+    trace = CallTrace(checks, write_checks, reason, stage, replayed, exports, reads, audit)
     history = state.history + (CallRecord(session.id, world.clock, reason != "rate_limited"),)
     return trace, GatewayState(written, history, bindings)
 

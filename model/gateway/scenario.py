@@ -52,7 +52,7 @@ def read_gateway_world(fields: dict) -> GatewayWorld:
     )
 
 
-def _known(world: GatewayWorld, where: str, value: str, index: dict, what: str) -> str:
+def _known(where: str, value: str, index: dict, what: str) -> str:
     if value not in index:
         raise ScenarioError(where, f"no {what} {value!r} in the world")
     return value
@@ -62,16 +62,16 @@ def read_change(fields: dict, where: str, world: GatewayWorld):
     """One world change; the record it names must be in the world (a document error otherwise)."""
     op = fields["op"]
     if op == "reassign_case":
-        return ReassignCase(_known(world, f"{where}.case_id", fields["case_id"], world.case_index, "case"), frozenset(fields["assignees"]))
+        return ReassignCase(_known(f"{where}.case_id", fields["case_id"], world.case_index, "case"), frozenset(fields["assignees"]))
     if op == "revoke_session":
-        return RevokeSession(_known(world, f"{where}.session", fields["session"], world.session_index, "session"))
+        return RevokeSession(_known(f"{where}.session", fields["session"], world.session_index, "session"))
     if op == "remove_destination":
-        return RemoveDestination(_known(world, f"{where}.destination_id", fields["destination_id"], world.destination_index, "destination"))
+        return RemoveDestination(_known(f"{where}.destination_id", fields["destination_id"], world.destination_index, "destination"))
     if op == "edit_case":
-        return EditCase(_known(world, f"{where}.case_id", fields["case_id"], world.case_index, "case"), fields["content"])
+        return EditCase(_known(f"{where}.case_id", fields["case_id"], world.case_index, "case"), fields["content"])
     if op == "edit_runbook":
         runbooks = {r.id: r for r in world.runbooks}
-        return EditRunbook(_known(world, f"{where}.runbook_id", fields["runbook_id"], runbooks, "runbook"), fields["content"])
+        return EditRunbook(_known(f"{where}.runbook_id", fields["runbook_id"], runbooks, "runbook"), fields["content"])
     return AdvanceClock(fields["seconds"])
 
 
@@ -79,7 +79,7 @@ def read_gateway_step(fields: dict, position: int, world: GatewayWorld):
     where = f"$.steps[{position}]"
     if fields["op"] != "call":
         return read_change(fields, where, world)
-    session = _known(world, f"{where}.session", fields["session"], world.session_index, "session")
+    session = _known(f"{where}.session", fields["session"], world.session_index, "session")
     before = tuple(read_change(c, f"{where}.before_write[{i}]", world) for i, c in enumerate(fields.get("before_write", ())))
     return Call(session, fields["tool"], fields["arguments"], fields.get("idempotency_key"), before)
 
