@@ -115,3 +115,13 @@ def test_decisions_never_depend_on_text_in_cases_or_runbooks(rules, document, te
 @given(document=gateway_scenarios(rules="lab-001"))
 def test_cedar_implementation_agrees_with_the_model(document):
     assert cedar_gateway.run(document) == run_scenario(read_scenario(document))
+
+
+@settings(max_examples=100, deadline=None)
+@given(pair=authorized_calls(), other=calls())
+def test_cedar_implementation_agrees_on_allowed_calls(pair, other):
+    """Side by side where generated scenarios rarely go: calls that meet every condition, then one more call."""
+    world, step = pair
+    document = {"gateproof": 1, "kind": "gateway", "id": "p", "world": world, "steps": [step, other]}
+    assert cedar_gateway.run(document) == run_scenario(read_scenario(document))
+

@@ -65,3 +65,16 @@ def test_shape_is_judged_before_the_session_and_any_record():
 def test_canonical_arguments_ignore_order_and_keep_every_value():
     assert compute_canonical_arguments({"b": "2", "a": "é"}) == compute_canonical_arguments({"a": "é", "b": "2"}) == '{"a":"é","b":"2"}'
     assert compute_canonical_arguments({"a": "1"}) != compute_canonical_arguments({"a": "1 "})
+
+
+@pytest.mark.rule("G001.13")
+@pytest.mark.parametrize("tool,arguments", [("delete_case", EXPORT), ("export_case", None), ("export_case", {**EXPORT, "role": "admin"}), ("export_case", {}), ("read_case", {"case_id": ""})])
+def test_malformed_proposals_are_refused_before_the_session_or_any_record_is_consulted(monkeypatch, tool, arguments):
+    from gateproof.model.gateway import gate
+
+    def consulted(*_):
+        raise AssertionError("a malformed proposal reached the authorization checks")
+
+    monkeypatch.setattr(gate, "check_session", consulted)
+    monkeypatch.setattr(gate, "check_authorization", consulted)
+    assert decide_one(tool, arguments)["decision"] == "deny"
