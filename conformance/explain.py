@@ -13,6 +13,8 @@ from gateproof.model.scenario.run import run_step, send_result, trace_send
 from gateproof.model.sources import Source, configuration_sources
 from gateproof.model.uids import read_request_uids
 
+from .explain_gateway import explain_gateway_scenario
+
 
 def _class(value) -> str:
     return "undeclared" if value is None else value.value
@@ -115,6 +117,8 @@ def explain_readout(scenario: Scenario, step) -> list[str]:
 
 
 def explain_scenario(scenario: Scenario) -> str:
+    if not isinstance(scenario, Scenario):
+        return explain_gateway_scenario(scenario)
     lines = [f"scenario {scenario.id} under rules {scenario.rules.name}"]
     if scenario.description:
         lines.append(f"  {scenario.description}")

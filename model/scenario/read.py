@@ -116,9 +116,10 @@ def _step(fields: dict, position: int, world: World):
 def read_scenario(document: Any) -> Scenario:
     """S001.1: a scenario document as model values; a :class:`ScenarioError` names the first wrong field."""
     validate("scenario", document)
-    kind = document.get("kind", "ceiling")
-    if kind != "ceiling":
-        raise ScenarioError("$.kind", f"no reader for scenario kind {kind!r}")
+    if document.get("kind", "ceiling") == "gateway":
+        from ..gateway.scenario import read_gateway_scenario  # the gateway reader builds on this package
+
+        return read_gateway_scenario(document)
     world = read_world(document["world"])
     steps = tuple(_step(step, i, world) for i, step in enumerate(document["steps"]))
     return Scenario(

@@ -1,0 +1,1 @@
+"""Implementations the conformance suite drives: each exposes ``run(scenario_document) -> outcome_document``."""

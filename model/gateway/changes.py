@@ -1,0 +1,67 @@
+"""World changes between calls (and between a call's check and its write): what the host or storage does, never the model."""
+
+from __future__ import annotations
+
+from attrs import evolve, frozen
+
+from .records import GatewayWorld
+
+
+@frozen
+class ReassignCase:
+    case_id: str
+    assignees: frozenset[str]
+
+
+@frozen
+class RevokeSession:
+    session_id: str
+
+
+@frozen
+class RemoveDestination:
+    destination_id: str
+
+
+@frozen
+class EditCase:
+    """Storage now holds other content for the case (for instance, a planted instruction)."""
+
+    case_id: str
+    content: str
+
+
+@frozen
+class EditRunbook:
+    runbook_id: str
+    content: str
+
+
+@frozen
+class AdvanceClock:
+    seconds: int
+
+
+Change = ReassignCase | RevokeSession | RemoveDestination | EditCase | EditRunbook | AdvanceClock
+
+
+def apply_change(world: GatewayWorld, change: Change) -> GatewayWorld:
+    """The world after one change; the reader has already checked that every record named exists."""
+    if isinstance(change, ReassignCase):
+        return world.with_case(evolve(world.case_index[change.case_id], assignees=change.assignees))
+    if isinstance(change, RevokeSession):
+        return world.with_session(evolve(world.session_index[change.session_id], valid=False))
+    if isinstance(change, RemoveDestination):
+        return evolve(world, destinations=tuple(d for d in world.destinations if d.id != change.destination_id))
+    if isinstance(change, EditCase):
+        return world.with_case(evolve(world.case_index[change.case_id], content=change.content))
+    if isinstance(change, EditRunbook):
+        runbooks = tuple(evolve(r, content=change.content) if r.id == change.runbook_id else r for r in world.runbooks)
+        return evolve(world, runbooks=runbooks)
+    return evolve(world, clock=world.clock + change.seconds)
+
+
+def apply_changes(world: GatewayWorld, changes) -> GatewayWorld:
+    for change in changes:
+        world = apply_change(world, change)
+    return world

@@ -1,0 +1,137 @@
+"""Gateway scenario documents: reading one into model values and running it to an outcome.
+
+A document error (a duplicate id, a step naming a session or record the world
+lacks) is a :class:`ScenarioError`. A call's ``tool`` and ``arguments`` are
+never document errors: they are what a model proposed, and the rules judge them.
+"""
+
+from __future__ import annotations
+
+from attrs import evolve, frozen
+
+from ..scenario.errors import ScenarioError
+from .arguments import compute_canonical_arguments
+from .changes import AdvanceClock, EditCase, EditRunbook, ReassignCase, RemoveDestination, RevokeSession, apply_change
+from .gate import DEFAULT_GATEWAY_VERSION, GATEWAY_VERSIONS, Call, CallTrace, GatewayRules, GatewayState, decide_call
+from .records import Approval, Case, Destination, GatewayWorld, RateLimit, Runbook, Session
+
+FORMAT_VERSION = 1
+
+
+@frozen
+class GatewayScenario:
+    id: str
+    rules: GatewayRules
+    world: GatewayWorld
+    steps: tuple
+    description: str = ""
+
+
+def _unique(records: list, where: str) -> None:
+    seen: set = set()
+    for position, record in enumerate(records):
+        if record["id"] in seen:
+            raise ScenarioError(f"$.world.{where}[{position}].id", f"duplicate id {record['id']!r}")
+        seen.add(record["id"])
+
+
+def read_gateway_world(fields: dict) -> GatewayWorld:
+    for where in ("sessions", "cases", "destinations", "runbooks", "approvals"):
+        _unique(fields.get(where, []), where)
+    limit = fields.get("rate_limit")
+    return GatewayWorld(
+        sessions=tuple(Session(s["id"], s["user"], s["tenant"], frozenset(s.get("roles", ())), s.get("valid", True)) for s in fields["sessions"]),
+        cases=tuple(Case(c["id"], c["tenant"], frozenset(c.get("assignees", ())), c.get("content", "")) for c in fields.get("cases", ())),
+        destinations=tuple(Destination(d["id"], d["internal"]) for d in fields.get("destinations", ())),
+        runbooks=tuple(Runbook(r["id"], r.get("content", "")) for r in fields.get("runbooks", ())),
+        approvals=tuple(
+            Approval(a["id"], a["tool"], compute_canonical_arguments(a["arguments"]), a["user"], a["expires_at"]) for a in fields.get("approvals", ())
+        ),
+        rate_limit=None if limit is None else RateLimit(limit["calls"], limit["window"]),
+        clock=fields.get("clock", 0),
+    )
+
+
+def _known(where: str, value: str, index: dict, what: str) -> str:
+    if value not in index:
+        raise ScenarioError(where, f"no {what} {value!r} in the world")
+    return value
+
+
+def read_change(fields: dict, where: str, world: GatewayWorld):
+    """One world change; the record it names must be in the world (a document error otherwise)."""
+    op = fields["op"]
+    if op == "reassign_case":
+        return ReassignCase(_known(f"{where}.case_id", fields["case_id"], world.case_index, "case"), frozenset(fields["assignees"]))
+    if op == "revoke_session":
+        return RevokeSession(_known(f"{where}.session", fields["session"], world.session_index, "session"))
+    if op == "remove_destination":
+        return RemoveDestination(_known(f"{where}.destination_id", fields["destination_id"], world.destination_index, "destination"))
+    if op == "edit_case":
+        return EditCase(_known(f"{where}.case_id", fields["case_id"], world.case_index, "case"), fields["content"])
+    if op == "edit_runbook":
+        runbooks = {r.id: r for r in world.runbooks}
+        return EditRunbook(_known(f"{where}.runbook_id", fields["runbook_id"], runbooks, "runbook"), fields["content"])
+    return AdvanceClock(fields["seconds"])
+
+
+def read_gateway_step(fields: dict, position: int, world: GatewayWorld):
+    where = f"$.steps[{position}]"
+    if fields["op"] != "call":
+        return read_change(fields, where, world)
+    session = _known(f"{where}.session", fields["session"], world.session_index, "session")
+    before = tuple(read_change(c, f"{where}.before_write[{i}]", world) for i, c in enumerate(fields.get("before_write", ())))
+    return Call(session, fields["tool"], fields["arguments"], fields.get("idempotency_key"), before)
+
+
+def read_gateway_scenario(document: dict) -> GatewayScenario:
+    """S001.1 for gateway documents (already schema-valid): model values, or the first wrong field."""
+    world = read_gateway_world(document["world"])
+    return GatewayScenario(
+        id=document["id"],
+        rules=GATEWAY_VERSIONS[document.get("rules", DEFAULT_GATEWAY_VERSION)],
+        world=world,
+        steps=tuple(read_gateway_step(step, i, world) for i, step in enumerate(document["steps"])),
+        description=document.get("description", ""),
+    )
+
+
+def call_result(call: Call, trace: CallTrace) -> dict:
+    """The outcome of one call, in the keys of the outcome schema."""
+    return {
+        "op": "call",
+        "session": call.session,
+        "decision": trace.decision,
+        "reason": trace.reason,
+        "caller_reason": trace.caller_reason,
+        "rule": trace.rule,
+        "stage": trace.stage,
+        "replayed": trace.replayed,
+        "exports": list(trace.exports),
+        "reads": list(trace.reads),
+        "audit": trace.audit,
+    }
+
+
+CHANGE_OPS = {
+    ReassignCase: "reassign_case", RevokeSession: "revoke_session", RemoveDestination: "remove_destination",
+    EditCase: "edit_case", EditRunbook: "edit_runbook", AdvanceClock: "advance_clock",
+}
+
+
+def trace_gateway_scenario(scenario: GatewayScenario):
+    """Each step with its trace (None for a world change) and the state it leaves, in step order."""
+    state = GatewayState(scenario.world)
+    for step in scenario.steps:
+        if isinstance(step, Call):
+            trace, state = decide_call(state, step, scenario.rules)
+            yield step, trace, state
+        else:
+            state = evolve(state, world=apply_change(state.world, step))
+            yield step, None, state
+
+
+def run_gateway_scenario(scenario: GatewayScenario) -> dict:
+    """S001.2 for gateway scenarios: one result per step in step order."""
+    results = [call_result(step, trace) if trace else {"op": CHANGE_OPS[type(step)]} for step, trace, _ in trace_gateway_scenario(scenario)]
+    return {"gateproof": FORMAT_VERSION, "scenario": scenario.id, "rules": scenario.rules.name, "results": results}
