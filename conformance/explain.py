@@ -69,7 +69,7 @@ def _zone_lines(resolution) -> list[str]:
 def explain_send(scenario: Scenario, step: Send) -> list[str]:
     world = scenario.world
     trace = trace_send(world, step, scenario.rules)
-    result = send_result(trace, step)
+    result = send_result(trace, step.be_user, step.run_uid)
     lines = [f'send through configuration "{step.configuration}" (playground path)']
     forced = _forced_lines(step, trace)
     if forced:
@@ -107,8 +107,8 @@ def explain_readout(scenario: Scenario, step) -> list[str]:
         from gateproof.model.scenario.run import resolve_forced_set
         from gateproof.model.sources import list_sources
 
-        snippets, skills = resolve_forced_set(scenario.world, step.forced_snippets, step.forced_skills)
-        head, sources = f'readout of configuration "{step.configuration}" with the forced set  [C144.16]', list_sources(scenario.world, configuration, snippets, skills)
+        forced = resolve_forced_set(scenario.world, step.forced_snippets, step.forced_skills, scenario.rules)
+        head, sources = f'readout of configuration "{step.configuration}" with the forced set  [C144.16]', list_sources(scenario.world, configuration, forced.snippets, forced.skills)
     effective = result["effective"] or "undeclared"
     by = f" by {result['effective_source']}" if result["effective_source"] else ""
     return [head] + _sources_table(sources) + _fold_lines(sources) + [f"  effective: {effective}{by}"]

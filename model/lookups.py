@@ -35,6 +35,17 @@ def lookup_existing(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...
     return tuple(found)
 
 
+def lookup_all_by_name(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]:
+    """C165.6: the skill resume lookup before ADR-175: every undeleted record asked for, once each, by name.
+
+    It filtered the whole table by uid, so it ignored the switch and the
+    duplicates and returned the repository's name order, not the caller's.
+    """
+    wanted = set(uids)
+    found = [record for uid, record in index.items() if uid in wanted and not record.deleted]
+    return tuple(sorted(found, key=lambda record: (record.name, record.uid)))
+
+
 def has_tag(snippet: Snippet, tag: str) -> bool:
     """C144.4: the snippet's comma-separated tags hold the tag as a whole token, case-insensitively."""
     return any(normalise_token(token) == tag for token in snippet.tags.split(","))
