@@ -12,6 +12,7 @@ import click
 
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 
+from .cli_diff import diff
 from .documents import dumps, dumps_pretty, parse_json
 from .explain import explain_scenario
 
@@ -80,6 +81,9 @@ def open_or_fail(path: str):
 def explain(path: str) -> None:
     """Explain, step by step and rule by rule, how the model decides the scenario in PATH."""
     click.echo(explain_scenario(load_scenario(path)))
+
+
+main.add_command(diff)
 
 
 if __name__ == "__main__":  # pragma: no cover
