@@ -26,7 +26,7 @@ def lookup_enabled(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]
 
 
 def lookup_existing(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]:
-    """C166.2, C175.1: the lookup for text already in a transcript: every undeleted record."""
+    """C166.2, C175.1, C165.4: the lookup for text already in a transcript: every undeleted record."""
     found = []
     for uid in uids:
         record = index.get(uid)
