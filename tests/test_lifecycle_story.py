@@ -73,3 +73,10 @@ def test_every_story_outcome_matches_the_outcome_schema():
     outcome = run_scenario(read(steps))
     validate("outcome", outcome)
     assert [r["op"] for r in outcome["results"]] == ["queue", "update", "dequeue", "suspend", "set_enforcement", "resume"]
+
+
+def test_a_change_to_a_provider_removed_by_an_earlier_step_names_the_step():
+    steps = [{"op": "delete", "kind": "provider", "identifier": "p"}, {"op": "update", "kind": "provider", "identifier": "p", "set": {"zone": "local"}}]
+    with pytest.raises(ScenarioError) as raised:
+        run_scenario(read(steps))
+    assert raised.value.path == "$.steps[1].identifier"

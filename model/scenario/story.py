@@ -10,7 +10,7 @@ from attrs import evolve, frozen
 
 from ..lifecycle import ENDED, NO_FORCED_SET, RUNNING, SUSPENDED, Run, is_dry_run, resolve_on_dequeue, resolve_on_resume, suspended_state
 from ..records import World
-from ..story import delete_record, set_enforcement, update_record
+from ..story import KINDS, delete_record, find_record, set_enforcement, update_record
 from ..versions import Rules
 from .errors import ScenarioError
 from .read import Scenario
@@ -102,6 +102,8 @@ def story_step(story: Story, step, rules: Rules, where: str) -> tuple[dict, Stor
     if isinstance(step, Resume):
         result, after = _gated_step(story, step, "resume", trace_resume, rules)
         return {**result, "with_input": step.with_input}, after
+    if isinstance(step, (Update, Delete)) and find_record(world, step.kind, step.key) is None:
+        raise ScenarioError(f"{where}.{KINDS[step.kind][1]}", f"{step.kind} {step.key!r} was removed by an earlier step")
     if isinstance(step, Update):
         return {"op": "update", "kind": step.kind}, evolve(story, world=update_record(world, step.kind, step.key, step.changes))
     if isinstance(step, Delete):
