@@ -74,7 +74,7 @@ def _claim_report(check: ClaimCheck, path: str | None) -> dict:
 @click.option("--from", "left", required=True, type=click.Choice(sorted(VERSIONS)), help="The version the outcomes are compared from.")
 @click.option("--to", "right", required=True, type=click.Choice(sorted(VERSIONS)), help="The version the outcomes are compared to.")
 @click.option("--output", type=click.Path(file_okay=False), default="diff-out", show_default=True, help="Where the replayable scenario files go.")
-@click.option("--examples", type=click.IntRange(1, 100_000), default=400, show_default=True, help="Stories tried per search.")
+@click.option("--examples", type=click.IntRange(1, 100_000), default=1000, show_default=True, help="Stories tried per search.")
 @click.option("--limit", type=click.IntRange(1, 20), default=3, show_default=True, help="At most this many differences, each for a different reason.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--no-claims", is_flag=True, help="Skip checking the ADRs' consequence claims.")

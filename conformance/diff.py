@@ -117,7 +117,7 @@ def _differs(left: str, right: str, seen: set):
     return condition
 
 
-def search_differences(left: str, right: str, examples: int = 400, limit: int = 3, seed: int = 0) -> list[Difference]:
+def search_differences(left: str, right: str, examples: int = 1000, limit: int = 3, seed: int = 0) -> list[Difference]:
     """Up to ``limit`` shrunk stories on which the versions differ, each at a different (op, keys)."""
     older, newer = ordered(left, right)
     seen: set = set()
