@@ -13,6 +13,7 @@ import click
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 
 from .cli_prove import prove
+from .cli_diff import diff
 from .documents import dumps, dumps_pretty, parse_json
 from .explain import explain_scenario
 
@@ -84,6 +85,8 @@ def explain(path: str) -> None:
 
 
 main.add_command(prove)
+main.add_command(diff)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

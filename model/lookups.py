@@ -25,13 +25,24 @@ def lookup_enabled(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]
 
 
 def lookup_existing(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]:
-    """C166.2, C175.1: the lookup for text already in a transcript: every undeleted record."""
+    """C166.2, C175.1, C165.4: the lookup for text already in a transcript: every undeleted record."""
     found = []
     for uid in uids:
         record = index.get(uid)
         if record is not None and not record.deleted:
             found.append(record)
     return tuple(found)
+
+
+def lookup_all_by_name(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]:
+    """C165.6: the skill resume lookup before ADR-175: every undeleted record asked for, once each, by name.
+
+    It filtered the whole table by uid, so it ignored the switch and the
+    duplicates and returned the repository's name order, not the caller's.
+    """
+    wanted = set(uids)
+    found = [record for uid, record in index.items() if uid in wanted and not record.deleted]
+    return tuple(sorted(found, key=lambda record: (record.name, record.uid)))
 
 
 def has_tag(snippet: Snippet, tag: str) -> bool:

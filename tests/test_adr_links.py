@@ -73,3 +73,12 @@ def test_every_rule_is_pinned_by_a_test():
 def test_every_id_a_test_names_exists():
     unknown = sorted(ids_named_by_tests() - set(ENTRIES))
     assert not unknown, f"tests name rule ids adr/ does not define: {unknown}"
+
+
+def test_every_id_the_code_cites_exists():
+    cited = set()
+    for folder in ("model", "conformance"):
+        for path in (ROOT / folder).rglob("*.py"):
+            cited.update(re.findall(r"\b[A-Z]\d{3}\.\d+\b", path.read_text(encoding="utf-8")))
+    unknown = sorted(cited - set(ENTRIES))
+    assert not unknown, f"the code cites rule ids adr/ does not define: {unknown}"

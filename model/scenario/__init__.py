@@ -2,6 +2,6 @@
 
 from .errors import ScenarioError
 from .read import read_scenario
-from .run import run_scenario
+from .story import run_scenario
 
 __all__ = ["ScenarioError", "read_scenario", "run_scenario"]

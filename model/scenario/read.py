@@ -10,6 +10,7 @@ from ..enforcement import MISSING
 from ..records import Configuration, LlmModel, Provider, Skill, Snippet, World
 from ..versions import DEFAULT_VERSION, Rules, rules_named
 from .errors import ScenarioError
+from .read_story import read_story_step
 from .schema import validate
 
 
@@ -93,8 +94,10 @@ def read_world(fields: dict) -> World:
     )
 
 
-def _step(fields: dict, position: int, world: World):
+def _step(fields: dict, position: int, world: World, runs: dict):
     where = f"$.steps[{position}]"
+    if fields["op"] not in ("send", "readout", "classify"):
+        return read_story_step(fields, where, world, runs)
     values = {k: v for k, v in fields.items() if k != "op"}
     configuration = world.configuration_index.get(values["configuration"])
     if configuration is None:
@@ -121,7 +124,8 @@ def read_scenario(document: Any) -> Scenario:
 
         return read_gateway_scenario(document)
     world = read_world(document["world"])
-    steps = tuple(_step(step, i, world) for i, step in enumerate(document["steps"]))
+    runs: dict = {}
+    steps = tuple(_step(step, i, world, runs) for i, step in enumerate(document["steps"]))
     return Scenario(
         id=document["id"],
         rules=rules_named(document.get("rules", DEFAULT_VERSION)),

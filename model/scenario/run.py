@@ -7,13 +7,14 @@ from attrs import frozen
 from ..enforcement import is_enforcing
 from ..fold import Classification, fold
 from ..gate import Decision, audit_record, decide, exception_text, message_of
-from ..lookups import lookup_enabled
+from ..dropped import DroppedSource, dropped_sources
+from ..lifecycle import ForcedSet, resolve_for_composition
 from ..records import Configuration, Skill, Snippet, World
 from ..resolution import ZoneResolution, resolve_zone
 from ..sources import Source, configuration_sources, list_sources
 from ..uids import read_request_uids
 from ..versions import Rules
-from .read import Classify, Readout, Scenario, Send
+from .read import Classify, Readout, Send
 
 FORMAT_VERSION = 1
 
@@ -23,19 +24,30 @@ class SendTrace:
     """Everything the rules derived for one send: the outcome and the explanation both read it."""
 
     configuration: Configuration
-    forced_snippets: tuple[Snippet, ...]
-    forced_skills: tuple[Skill, ...]
+    forced: ForcedSet
     sources: tuple[Source, ...]
     classification: Classification
     resolution: ZoneResolution | None  # None: no zone was consulted
     decision: Decision | None  # None: a dry run, never gated
+    dropped: tuple[DroppedSource, ...] = ()
+
+    @property
+    def forced_snippets(self) -> tuple[Snippet, ...]:
+        return self.forced.snippets
+
+    @property
+    def forced_skills(self) -> tuple[Skill, ...]:
+        return self.forced.skills
 
 
-def resolve_forced_set(world: World, forced_snippets, forced_skills) -> tuple[tuple[Snippet, ...], tuple[Skill, ...]]:
-    """C164.6, C175.2: the playground reads the request's uids and resolves them through the enabled-only lookups."""
-    snippets = lookup_enabled(world.snippet_index, read_request_uids(forced_snippets))
-    skills = lookup_enabled(world.skill_index, read_request_uids(forced_skills))
-    return snippets, skills
+def resolve_forced_set(world: World, forced_snippets, forced_skills, rules: Rules) -> ForcedSet:
+    """C164.6, C175.2: the playground reads the request's uids and resolves them through the composition lookups."""
+    return resolve_for_composition(world, read_request_uids(forced_snippets), read_request_uids(forced_skills), rules)
+
+
+def recorded_drops(world: World, forced: ForcedSet) -> tuple[DroppedSource, ...]:
+    """C179.1: what a composition path says about the requested sources that did not arrive."""
+    return dropped_sources(world, forced.snippet_uids, forced.snippets, forced.skill_uids, forced.skills)
 
 
 def gated_sources(world: World, configuration: Configuration, snippets, skills, rules: Rules) -> tuple[Source, ...]:
@@ -45,26 +57,40 @@ def gated_sources(world: World, configuration: Configuration, snippets, skills, 
     return configuration_sources(world, configuration)
 
 
+def trace_gate(
+    world: World,
+    configuration: Configuration,
+    forced: ForcedSet,
+    rules: Rules,
+    serving_model: str | None = None,
+    dry_run: bool = False,
+    dropped: tuple[DroppedSource, ...] = (),
+) -> SendTrace:
+    """C144.10, C164.5: one send through the gate, on any path; a dry run sends nothing and is not gated."""
+    sources = gated_sources(world, configuration, forced.snippets, forced.skills, rules)
+    classification = fold(sources)
+    if dry_run:
+        return SendTrace(configuration, forced, sources, classification, None, None, dropped)
+    resolved: list[ZoneResolution] = []
+
+    def zone():
+        resolved.append(resolve_zone(world, configuration, serving_model))
+        return resolved[0].zone
+
+    decision = decide(classification, zone, lambda: is_enforcing(world.enforcement))
+    return SendTrace(configuration, forced, sources, classification, resolved[0] if resolved else None, decision, dropped)
+
+
 def trace_send(world: World, step: Send, rules: Rules) -> SendTrace:
-    """C144.10, C164.5, C144.17: one send through the gate; a dry run sends nothing and is not gated.
+    """C164.6, C179.2, C144.17: a playground send; it records dropped sources only where the version says the playground does.
 
     The task input and a per-run system prompt override are never read
     here: only stored records declare a class (C144.17).
     """
     configuration = world.configuration_index[step.configuration]
-    snippets, skills = resolve_forced_set(world, step.forced_snippets, step.forced_skills)
-    sources = gated_sources(world, configuration, snippets, skills, rules)
-    classification = fold(sources)
-    if step.dry_run:
-        return SendTrace(configuration, snippets, skills, sources, classification, None, None)
-    resolved: list[ZoneResolution] = []
-
-    def zone():
-        resolved.append(resolve_zone(world, configuration, step.serving_model))
-        return resolved[0].zone
-
-    decision = decide(classification, zone, lambda: is_enforcing(world.enforcement))
-    return SendTrace(configuration, snippets, skills, sources, classification, resolved[0] if resolved else None, decision)
+    forced = resolve_forced_set(world, step.forced_snippets, step.forced_skills, rules)
+    dropped = recorded_drops(world, forced) if rules.playground_records_dropped else ()
+    return trace_gate(world, configuration, forced, rules, step.serving_model, step.dry_run, dropped)
 
 
 def recorded_be_user(raw: object) -> int:
@@ -78,16 +104,21 @@ _NOT_GATED = {
 }
 
 
-def send_result(trace: SendTrace, step: Send) -> dict:
+def dropped_result(dropped: tuple[DroppedSource, ...]) -> dict:
+    """C179.1: the ``dropped`` key, present only when something was recorded."""
+    return {"dropped": [{"kind": d.kind, "uid": d.uid, "reason": d.reason} for d in dropped]} if dropped else {}
+
+
+def send_result(trace: SendTrace, be_user: object = 0, run_uid: int = 0) -> dict:
     """The outcome of one send, in the keys of the outcome schema."""
     decision = trace.decision
     if decision is None:
-        return dict(_NOT_GATED, audit=[])
+        return dict(_NOT_GATED, audit=[], **dropped_result(trace.dropped))
     identifier = trace.configuration.identifier
     resolution = trace.resolution
     record = None
     if resolution is not None:
-        record = audit_record(decision, identifier, resolution.provider, resolution.model, recorded_be_user(step.be_user), int(step.run_uid))
+        record = audit_record(decision, identifier, resolution.provider, resolution.model, recorded_be_user(be_user), int(run_uid))
     return {
         "op": "send",
         "decision": decision.kind,
@@ -100,6 +131,7 @@ def send_result(trace: SendTrace, step: Send) -> dict:
         "message": message_of(decision),
         "exception": exception_text(decision, identifier),
         "audit": [] if record is None else [record],
+        **dropped_result(trace.dropped),
     }
 
 
@@ -116,24 +148,10 @@ def readout_result(op: str, sources: tuple[Source, ...]) -> dict:
 
 def run_step(world: World, step, rules: Rules) -> dict:
     if isinstance(step, Send):
-        return send_result(trace_send(world, step, rules), step)
+        return send_result(trace_send(world, step, rules), step.be_user, step.run_uid)
     configuration = world.configuration_index[step.configuration]
     if isinstance(step, Readout):
-        snippets, skills = resolve_forced_set(world, step.forced_snippets, step.forced_skills)
-        return readout_result("readout", list_sources(world, configuration, snippets, skills))
+        forced = resolve_forced_set(world, step.forced_snippets, step.forced_skills, rules)
+        return readout_result("readout", list_sources(world, configuration, forced.snippets, forced.skills))
     assert isinstance(step, Classify)
     return readout_result("classify", configuration_sources(world, configuration))
-
-
-def run_scenario(scenario: Scenario) -> dict:
-    """S001.2: the outcome document of a scenario, one result per step in step order."""
-    if not isinstance(scenario, Scenario):
-        from ..gateway.scenario import run_gateway_scenario  # the gateway runner builds on this package
-
-        return run_gateway_scenario(scenario)
-    return {
-        "gateproof": FORMAT_VERSION,
-        "scenario": scenario.id,
-        "rules": scenario.rules.name,
-        "results": [run_step(scenario.world, step, scenario.rules) for step in scenario.steps],
-    }

@@ -1,0 +1,134 @@
+"""``gateproof diff``: where two rule versions part, as shrunk stories and the ADRs' own claims."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from gateproof.model.versions import VERSIONS
+
+from .claims import ClaimCheck, check_claims
+from .diff import Difference, forced_source_count, search_differences
+from .documents import dumps_pretty
+
+USAGE_ERROR = 2
+
+
+def _write(directory: Path, name: str, document: dict) -> str:
+    path = directory / name
+    path.write_bytes(dumps_pretty(document) + b"\n")
+    return str(path)
+
+
+def replayable(document: dict, version: str, description: str) -> dict:
+    """The story as a scenario file that runs under ``version`` with ``gateproof decide``."""
+    return {"gateproof": 1, "id": document["id"], "description": description, "rules": version, "world": document["world"], "steps": document["steps"]}
+
+
+def _cell(value) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 58 else text[:55] + "..."
+
+
+def side_by_side(difference: Difference, left: str, right: str) -> list[str]:
+    """The differing keys of the first differing step, one version per column."""
+    a, b = difference.left["results"][difference.step], difference.right["results"][difference.step]
+    lines = [f"    {'key':<16} {left:<58} {right}"]
+    for key in difference.keys:
+        lines.append(f"    {key:<16} {_cell(a.get(key, '(absent)')):<58} {_cell(b.get(key, '(absent)'))}")
+    return lines
+
+
+def _difference_report(number: int, difference: Difference, path: str) -> dict:
+    return {
+        "file": path,
+        "step": difference.step,
+        "op": difference.op,
+        "keys": list(difference.keys),
+        "forced_sources": forced_source_count(difference.scenario),
+        "expected": difference.consequence is not None,
+        "consequence": difference.consequence,
+        "from_result": difference.left["results"][difference.step],
+        "to_result": difference.right["results"][difference.step],
+    }
+
+
+def _claim_report(check: ClaimCheck, path: str | None) -> dict:
+    return {
+        "id": check.claim.id,
+        "adr": check.claim.adr,
+        "statement": check.claim.statement,
+        "versions": list(check.versions),
+        "status": "held" if check.held else "broken",
+        "expected": "held" if check.expected else "broken",
+        "documented": check.documented or None,
+        "counterexample": path,
+    }
+
+
+@click.command()
+@click.option("--from", "left", required=True, type=click.Choice(sorted(VERSIONS)), help="The version the outcomes are compared from.")
+@click.option("--to", "right", required=True, type=click.Choice(sorted(VERSIONS)), help="The version the outcomes are compared to.")
+@click.option("--output", type=click.Path(file_okay=False), default="diff-out", show_default=True, help="Where the replayable scenario files go.")
+@click.option("--examples", type=click.IntRange(1, 100_000), default=1000, show_default=True, help="Stories tried per search.")
+@click.option("--limit", type=click.IntRange(1, 20), default=3, show_default=True, help="At most this many differences, each for a different reason.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--no-claims", is_flag=True, help="Skip checking the ADRs' consequence claims.")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable report instead of text.")
+def diff(left: str, right: str, output: str, examples: int, limit: int, seed: int, no_claims: bool, as_json: bool) -> None:
+    """Search for the smallest stories on which two rule versions decide differently, and check the ADRs' claims."""
+    if left == right:
+        click.echo("gateproof: error: --from and --to name the same version; nothing can differ", err=True)
+        sys.exit(USAGE_ERROR)
+    directory = Path(output)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        click.echo(f"gateproof: error: {output}: cannot create ({error.strerror})", err=True)
+        sys.exit(USAGE_ERROR)
+    started = time.monotonic()
+    differences = search_differences(left, right, examples, limit, seed)
+    searched = time.monotonic() - started
+    found = []
+    for number, difference in enumerate(differences, 1):
+        what = difference.consequence or "unexpected: no ADR documents this difference"
+        document = replayable(difference.scenario, left, f"{left} and {right} differ at step {difference.step} ({difference.op}): {what}")
+        found.append(_difference_report(number, difference, _write(directory, f"difference-{number}.json", document)))
+    claims = []
+    if not no_claims:
+        for number, check in enumerate(check_claims(left, right, max(examples, 1000), seed), 1):
+            path = None
+            if check.counterexample is not None:
+                description = f"breaks {check.claim.id} under {check.versions[0]}: {check.claim.statement}"
+                path = _write(directory, f"claim-{number}-{check.claim.id}.json", replayable(check.counterexample, check.versions[0], description))
+            claims.append(_claim_report(check, path))
+    report = {"from": left, "to": right, "search_seconds": round(searched, 2), "seconds": round(time.monotonic() - started, 2), "differences": found, "claims": claims}
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+        return
+    click.echo(print_report(report, differences))
+
+
+def print_report(report: dict, differences: list[Difference]) -> str:
+    left, right = report["from"], report["to"]
+    lines = [f"gateproof diff --from {left} --to {right}: {len(differences)} difference(s) in {report['search_seconds']}s"]
+    for entry, difference in zip(report["differences"], differences):
+        verdict = f"expected: {entry['consequence']}" if entry["expected"] else "UNEXPECTED: no ADR documents this difference"
+        lines += ["", f"  {entry['file']}: step {entry['step']} ({entry['op']}), {entry['forced_sources']} forced source(s)", f"    {verdict}"]
+        lines += side_by_side(difference, left, right)
+    if not differences:
+        lines.append("  no story found on which the two versions decide differently")
+    if report["claims"]:
+        lines += ["", "consequence claims the ADRs make:"]
+    for claim in report["claims"]:
+        status = claim["status"] + ("" if claim["status"] == claim["expected"] else " (UNEXPECTED)")
+        lines.append(f"  {claim['id']} under {', '.join(claim['versions'])}: {status} — {claim['statement']} [{claim['adr']}]")
+        if claim["documented"]:
+            lines.append(f"    {claim['documented']}")
+        if claim["counterexample"]:
+            lines.append(f"    counterexample: {claim['counterexample']}")
+    return "\n".join(lines)

@@ -1,0 +1,111 @@
+"""A forced set over a run's life: queued, dequeued, suspended, resumed (ADR-164 to ADR-179).
+
+A run is queued with the forced uids as the codec stores them, resolved again
+when it is dequeued (composition: enabled-only), persists the uids it is
+running with when it suspends, and rebuilds them on resume from the live
+records (existing: the text is already in the transcript). Which lookup each
+path uses is read from the rule version's switches.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from attrs import evolve, frozen
+
+from .lookups import lookup_all_by_name, lookup_enabled, lookup_existing
+from .records import Skill, Snippet, World
+from .uids import read_queued_uids, read_suspended_uids
+from .versions import ALL_BY_NAME, ENABLED, EXISTING, Rules
+
+QUEUED, RUNNING, SUSPENDED, ENDED = "queued", "running", "suspended", "ended"
+#: The keys a suspended state stores the forced uids under; a legacy row has neither.
+SNIPPET_KEY, SKILL_KEY = "forced_snippet_uids", "forced_skill_uids"
+
+LOOKUPS = {ENABLED: lookup_enabled, EXISTING: lookup_existing, ALL_BY_NAME: lookup_all_by_name}
+
+
+@frozen
+class ForcedSet:
+    """The uids a path read and the records its lookups returned for them."""
+
+    snippet_uids: tuple[int, ...]
+    snippets: tuple[Snippet, ...]
+    skill_uids: tuple[int, ...]
+    skills: tuple[Skill, ...]
+    snippet_lookup: str
+    skill_lookup: str
+
+
+NO_FORCED_SET = ForcedSet((), (), (), (), EXISTING, EXISTING)
+
+
+@frozen
+class Run:
+    """One queued run: its stored payload, where it is in its life, and the forced uids it runs with."""
+
+    configuration: str
+    payload_snippets: object  # the stored uid lists and dry-run flag, raw, as the codec wrote them
+    payload_skills: object
+    payload_dry_run: object
+    state: str = QUEUED
+    ended: str = ""  # why an ended run ended: "refused", "gone", "dry run"
+    forced: ForcedSet = NO_FORCED_SET  # what the run is running with
+    suspended_state: Mapping | None = None  # the stored state, raw
+
+    def moved(self, state: str, **changes) -> Run:
+        return evolve(self, state=state, **changes)
+
+
+def resolve_for_composition(world: World, snippet_uids, skill_uids, rules: Rules) -> ForcedSet:
+    """C175.2: a prompt assembled now (playground send, dequeue) resolves snippets enabled-only, skills by the version's switch.
+
+    Before ADR-175 forced skills skipped their switch on these paths, so a
+    disabled skill survived where the identical snippet was dropped.
+    """
+    snippets = lookup_enabled(world.snippet_index, snippet_uids)
+    skills = LOOKUPS[rules.composition_skill_lookup](world.skill_index, skill_uids)
+    return ForcedSet(tuple(snippet_uids), snippets, tuple(skill_uids), skills, ENABLED, rules.composition_skill_lookup)
+
+
+def is_dry_run(raw: object) -> bool:
+    """C175.5: a stored payload asks for a dry run only with a strict JSON ``true``."""
+    return raw is True
+
+
+def resolve_on_dequeue(world: World, run: Run, rules: Rules) -> ForcedSet:
+    """C175.4, C175.5: a dequeue is the run's composition: the payload's uids by the queued rule, then the composition lookups."""
+    return resolve_for_composition(world, read_queued_uids(run.payload_snippets), read_queued_uids(run.payload_skills), rules)
+
+
+def suspended_state(forced: ForcedSet, rules: Rules) -> dict:
+    """C165.1: a suspend stores the uids of the forced records the run is running with; before ADR-165, nothing.
+
+    A state without the keys is what a row written before ADR-165 looks like,
+    and it resumes with no forced set (C165.5).
+    """
+    if not rules.regates_on_resume:
+        return {}
+    return {SNIPPET_KEY: [s.uid for s in forced.snippets], SKILL_KEY: [s.uid for s in forced.skills]}
+
+
+def resolve_on_resume(world: World, state: object, rules: Rules) -> ForcedSet:
+    """C175.3, C166.3, C165.3: a resume rebuilds the forced set from the stored uids against the live records.
+
+    From ADR-175 both kinds use the existence lookup in the caller's order, so
+    a switched-off source keeps its class and a tie names the same source as
+    before the suspension; a deleted one resolves to nothing. Before ADR-165
+    nothing was stored, so a resume re-gated the configuration alone (C164.7).
+    """
+    if not rules.regates_on_resume or not isinstance(state, Mapping):
+        return NO_FORCED_SET
+    snippet_uids = read_suspended_uids(state.get(SNIPPET_KEY))
+    skill_uids = read_suspended_uids(state.get(SKILL_KEY))
+    snippets = LOOKUPS[rules.resume_snippet_lookup](world.snippet_index, snippet_uids)
+    skills = LOOKUPS[rules.resume_skill_lookup](world.skill_index, skill_uids)
+    return ForcedSet(snippet_uids, snippets, skill_uids, skills, rules.resume_snippet_lookup, rules.resume_skill_lookup)
+
+
+def takes_configuration_only_path(forced: ForcedSet) -> bool:
+    """C165.5: when both rebuilt lists are empty the resume hands the gate no forced set at all."""
+    return not forced.snippets and not forced.skills

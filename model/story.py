@@ -1,0 +1,53 @@
+"""What operators do between a run's steps: update or delete a record, flip the switch.
+
+Every change gives a new :class:`World`; a run reads whichever world is live
+when it next resolves its forced set or its zone.
+"""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from .enforcement import MISSING
+from .records import World
+
+#: Record kind -> (the World field holding it, the key naming one record).
+KINDS = {
+    "snippet": ("snippets", "uid"),
+    "skill": ("skills", "uid"),
+    "provider": ("providers", "identifier"),
+    "configuration": ("configurations", "identifier"),
+}
+
+
+def find_record(world: World, kind: str, key):
+    """The record of ``kind`` whose key is ``key``, or None."""
+    field, key_name = KINDS[kind]
+    return next((r for r in getattr(world, field) if getattr(r, key_name) == key), None)
+
+
+def _replace(world: World, kind: str, key, change) -> World:
+    field, key_name = KINDS[kind]
+    records = tuple(r for r in (change(r) if getattr(r, key_name) == key else r for r in getattr(world, field)) if r is not None)
+    return world.with_changes(**{field: records})
+
+
+def update_record(world: World, kind: str, key, changes: dict) -> World:
+    """S002.1: one record with some stored fields changed; everything else stays as it was."""
+    return _replace(world, kind, key, lambda record: evolve(record, **changes))
+
+
+def delete_record(world: World, kind: str, key) -> World:
+    """S002.2: a deleted snippet, skill or configuration is flagged; a deleted provider is removed.
+
+    Every lookup already skips a deleted row; a provider has no flag, and a
+    model pointing at a removed one reads as having none (externalGlobal).
+    """
+    if kind == "provider":
+        return _replace(world, kind, key, lambda record: None)
+    return _replace(world, kind, key, lambda record: evolve(record, deleted=True))
+
+
+def set_enforcement(world: World, value=MISSING) -> World:
+    """S002.3: the switch takes a new raw value; MISSING removes it, which enforces (C115.1)."""
+    return world.with_changes(enforcement=value)

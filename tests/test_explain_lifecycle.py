@@ -1,0 +1,26 @@
+"""The explained story names the lookup, the uids read, what was dropped and the re-gate."""
+
+import pytest
+
+from gateproof.conformance.explain import explain_scenario
+from gateproof.model.scenario import read_scenario
+from stories import dequeue, document, queue, resume, skill, snippet, suspend, switch_off, world
+
+
+def explained(rules, steps):
+    return explain_scenario(read_scenario(document(rules, world(snippets=[snippet(1), snippet(2)], skills=[skill(3)]), steps)))
+
+
+@pytest.mark.rule("C179.1", "C165.3")
+def test_the_story_is_explained_step_by_step_with_rule_ids():
+    text = explained("adr-179", [queue(snippets=[1, 2], skills=[3]), switch_off("snippet", 2), dequeue(), suspend(), switch_off("skill", 3), resume()])
+    assert "stored [1, 2] -> enabled-only lookup -> resolved [1]" in text
+    assert "snippet#2 deactivated" in text
+    assert "stored [3] -> existing (switched off or not) lookup -> resolved [3]" in text
+    assert "re-gated against the live records, zone and switch  [C165.3]" in text
+
+
+@pytest.mark.rule("C164.7")
+def test_a_resume_before_165_is_explained_as_configuration_only():
+    text = explained("adr-164", [queue(snippets=[1]), dequeue(), suspend(), resume()])
+    assert "the configuration alone is gated  [C164.7]" in text
