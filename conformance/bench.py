@@ -96,16 +96,21 @@ def bench_jsonl(print=print, count: int = 10_000) -> None:
     in_process = time.perf_counter() - start
     with tempfile.NamedTemporaryFile("wb", suffix=".jsonl", delete=False) as handle:
         handle.write(b"\n".join(lines) + b"\n")
+    commands = {}
     try:
-        start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "gateproof.conformance.cli", "decide", "--jsonl", handle.name], capture_output=True, check=True)
-        command = time.perf_counter() - start
+        for jobs in (1, os.cpu_count() or 1):
+            start = time.perf_counter()
+            argv = [sys.executable, "-m", "gateproof.conformance.cli", "decide", "--jsonl", "--jobs", str(jobs), handle.name]
+            done = subprocess.run(argv, capture_output=True, check=True)
+            commands[jobs] = time.perf_counter() - start
+            assert done.stdout.count(b"\n") == count
     finally:
         os.unlink(handle.name)
-    assert done.stdout.count(b"\n") == count
     print(f"decide --jsonl, {count:,} generated 10-source scenarios (target 20,000/s, the nr-llm PHP figure)")
     print(f"  in process: parse, validate, decide, serialise  {rate(count, in_process)}  ratio to target {count / in_process / JSONL_TARGET:.2f}x")
-    print(f"  the command, start-up included                  {rate(count, command)}  ratio to target {count / command / JSONL_TARGET:.2f}x")
+    for jobs, seconds in commands.items():
+        label = f"the command, --jobs {jobs}, start-up included"
+        print(f"  {label:<47} {rate(count, seconds)}  ratio to target {count / seconds / JSONL_TARGET:.2f}x")
 
 
 def main() -> None:

@@ -14,7 +14,8 @@ from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 
 from .cli_prove import prove
 from .cli_diff import diff
-from .documents import dumps, dumps_pretty, parse_json
+from .bulk import decide_lines
+from .documents import dumps_pretty, parse_json
 from .explain import explain_scenario
 
 USAGE_ERROR = 2
@@ -51,7 +52,8 @@ def main() -> None:
 @main.command()
 @click.argument("path", default="-")
 @click.option("--jsonl", is_flag=True, help="One scenario per line in, one outcome per line out.")
-def decide(path: str, jsonl: bool) -> None:
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="With --jsonl: worker processes deciding lines in parallel.")
+def decide(path: str, jsonl: bool, jobs: int) -> None:
     """Print the model's outcome for the scenario in PATH (- for stdin)."""
     if not jsonl:
         outcome = run_scenario(load_scenario(path))
@@ -59,15 +61,11 @@ def decide(path: str, jsonl: bool) -> None:
         return
     out = sys.stdout.buffer
     stream = sys.stdin.buffer if path == "-" else open_or_fail(path)
-    for number, line in enumerate(stream, start=1):
-        if not line.strip():
-            continue
-        try:
-            outcome = run_scenario(read_scenario(parse_json(line)))
-        except ScenarioError as error:
+    for number, result in decide_lines(stream, jobs):
+        if isinstance(result, ScenarioError):
             out.flush()
-            fail(f"{path}: line {number}: {error}")
-        out.write(dumps(outcome) + b"\n")
+            fail(f"{path}: line {number}: {result}")
+        out.write(result + b"\n")
 
 
 def open_or_fail(path: str):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence, TypeVar
 
 from .records import Snippet
+from .text import ascii_lower, trim
 
 R = TypeVar("R")
 
@@ -47,7 +48,10 @@ def lookup_all_by_name(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, 
 
 def has_tag(snippet: Snippet, tag: str) -> bool:
     """C144.4: the snippet's comma-separated tags hold the tag as a whole token, case-insensitively."""
-    return tag in snippet.tag_tokens
+    # A whole token equal to the tag is also a substring of the lowered tags:
+    # the cheap test rules out most snippets before any token is split off.
+    tags = ascii_lower(snippet.tags)
+    return tag in tags and any(trim(token) == tag for token in tags.split(","))
 
 
 def lookup_active_by_tag(snippets: Sequence[Snippet], tag: str) -> tuple[Snippet, ...]:

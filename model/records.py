@@ -12,7 +12,6 @@ from functools import cached_property
 from attrs import evolve, frozen
 
 from .enforcement import MISSING
-from .text import normalise_token
 
 
 @frozen
@@ -57,11 +56,6 @@ class Snippet:
     @property
     def switched_on(self) -> bool:
         return self.active
-
-    @cached_property
-    def tag_tokens(self) -> frozenset[str]:
-        """The stored comma-separated tags, each trimmed and lowercased (read once per record)."""
-        return frozenset(normalise_token(token) for token in self.tags.split(","))
 
 
 @frozen

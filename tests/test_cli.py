@@ -85,3 +85,16 @@ def test_explain_shows_sources_fold_zone_decision_and_rule_ids():
     text = done.output
     for expected in ["sources in composition order", "[C144.3", "fold:", "[C144.9]", "fallback \"cloud-backup\"", "running zone externalGlobal", "decision: refused", "[C144.10"]:
         assert expected in text
+
+
+@pytest.mark.rule("S001.2")
+def test_decide_jsonl_with_worker_processes_keeps_input_order_and_stops_at_the_first_bad_line():
+    lines = [orjson.dumps({**json.loads(p.read_text()), "id": f"copy/{n}/{p.stem}"}) for n in range(300) for p in EXAMPLES]
+    alone = invoke("decide", "--jsonl", input=b"\n".join(lines) + b"\n")
+    shared = invoke("decide", "--jsonl", "--jobs", "2", input=b"\n".join(lines) + b"\n")
+    assert alone.exit_code == shared.exit_code == 0
+    assert shared.output == alone.output and len(shared.output.splitlines()) == len(lines)
+    broken = lines[:700] + [b'{"gateproof": 1}'] + lines[700:]
+    bad = invoke("decide", "--jsonl", "--jobs", "2", input=b"\n".join(broken) + b"\n")
+    assert bad.exit_code == 2 and "line 701: $.id: required field is missing" in bad.stderr
+    assert len(bad.stdout.splitlines()) == 700

@@ -73,6 +73,8 @@ def _configuration(fields: dict) -> Configuration:
 
 
 def _unique(records: list, key: str, where: str) -> None:
+    if len({record[key] for record in records}) == len(records):
+        return
     seen: set = set()
     for position, record in enumerate(records):
         value = record[key]
@@ -81,9 +83,13 @@ def _unique(records: list, key: str, where: str) -> None:
         seen.add(value)
 
 
+_KEYS = (("providers", "identifier"), ("models", "identifier"), ("configurations", "identifier"), ("snippets", "uid"), ("skills", "uid"))
+
+
 def read_world(fields: dict) -> World:
-    for where, key in (("providers", "identifier"), ("models", "identifier"), ("configurations", "identifier"), ("snippets", "uid"), ("skills", "uid")):
-        _unique(fields.get(where, []), key, where)
+    for where, key in _KEYS:
+        if where in fields:
+            _unique(fields[where], key, where)
     return World(
         providers=tuple(Provider(**p) for p in fields.get("providers", ())),
         models=tuple(LlmModel(**m) for m in fields.get("models", ())),
