@@ -11,6 +11,10 @@ class ScenarioError(ValueError):
         self.path = path
         self.problem = problem
 
+    def __reduce__(self):
+        # Rebuilt from its two fields, so it survives the trip back from a worker process.
+        return (type(self), (self.path, self.problem))
+
 
 def join_path(path) -> str:
     """``["world", "snippets", 2, "uid"]`` as ``$.world.snippets[2].uid``."""
