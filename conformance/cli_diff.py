@@ -50,6 +50,7 @@ def _difference_report(number: int, difference: Difference, path: str) -> dict:
         "op": difference.op,
         "keys": list(difference.keys),
         "forced_sources": forced_source_count(difference.scenario),
+        "found_after_seconds": round(difference.seconds, 2),
         "expected": difference.consequence is not None,
         "consequence": difference.consequence,
         "from_result": difference.left["results"][difference.step],
@@ -118,7 +119,7 @@ def print_report(report: dict, differences: list[Difference]) -> str:
     lines = [f"gateproof diff --from {left} --to {right}: {len(differences)} difference(s) in {report['search_seconds']}s"]
     for entry, difference in zip(report["differences"], differences):
         verdict = f"expected: {entry['consequence']}" if entry["expected"] else "UNEXPECTED: no ADR documents this difference"
-        lines += ["", f"  {entry['file']}: step {entry['step']} ({entry['op']}), {entry['forced_sources']} forced source(s)", f"    {verdict}"]
+        lines += ["", f"  {entry['file']}: step {entry['step']} ({entry['op']}), {entry['forced_sources']} forced source(s), found after {entry['found_after_seconds']}s", f"    {verdict}"]
         lines += side_by_side(difference, left, right)
     if not differences:
         lines.append("  no story found on which the two versions decide differently")

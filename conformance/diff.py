@@ -9,6 +9,7 @@ own consequence claims are checked the same way (``gateproof.conformance.claims`
 from __future__ import annotations
 
 import copy
+import time
 from random import Random
 
 from attrs import frozen
@@ -88,6 +89,7 @@ class Difference:
     left: dict  # the outcome under the --from version
     right: dict
     consequence: str | None  # the documented consequence, or None: unexpected
+    seconds: float  # from the start of the search until this one was found and shrunk
 
     @property
     def signature(self) -> tuple:
@@ -122,6 +124,7 @@ def search_differences(left: str, right: str, examples: int = 1000, limit: int =
     older, newer = ordered(left, right)
     seen: set = set()
     found = []
+    started = time.perf_counter()
     for attempt in range(limit):
         try:
             document = find(lifecycle_scenarios(), _differs(left, right, seen), settings=_settings(examples), random=Random(seed + attempt))
@@ -131,7 +134,7 @@ def search_differences(left: str, right: str, examples: int = 1000, limit: int =
         a, b = outcome_under(document, left), outcome_under(document, right)
         position, keys = first_difference(a, b)
         op = document["steps"][position]["op"]
-        difference = Difference(document, position, op, tuple(keys), a, b, documented_consequence(older, newer, op, keys))
+        difference = Difference(document, position, op, tuple(keys), a, b, documented_consequence(older, newer, op, keys), time.perf_counter() - started)
         seen.add(difference.signature)
         found.append(difference)
     return found
