@@ -113,12 +113,27 @@ def bench_jsonl(print=print, count: int = 10_000) -> None:
         print(f"  {label:<47} {rate(count, seconds)}  ratio to target {count / seconds / JSONL_TARGET:.2f}x")
 
 
+def bench_diff(print=print) -> None:
+    from .diff import forced_source_count, search_differences
+
+    print("gateproof diff between consecutive versions (target: 166 to 175 found in under 10 s, at most two forced sources)")
+    for left, right in (("adr-166", "adr-175"), ("adr-175", "adr-179")):
+        start = time.perf_counter()
+        found = search_differences(left, right)
+        total = time.perf_counter() - start
+        first = f"first after {found[0].seconds:.2f} s, {forced_source_count(found[0].scenario)} forced source(s)" if found else "none found"
+        keys = sorted({key for difference in found for key in difference.keys})
+        print(f"  {left} -> {right}: {len(found)} difference(s), {first}; keys that differ {keys}; whole search {total:.2f} s")
+
+
 def main() -> None:
     from . import bench_proofs
 
     bench_decisions()
     print()
     bench_jsonl()
+    print()
+    bench_diff()
     print()
     bench_proofs.run()
 

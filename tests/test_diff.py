@@ -1,7 +1,6 @@
 """``gateproof diff``: the search, the documented consequences and the claims."""
 
 import json
-import time
 
 from click.testing import CliRunner
 
@@ -13,10 +12,9 @@ from gateproof.model.scenario import read_scenario
 SAME_NAME = next(c for c in CLAIMS if c.id == "claim.175.same-name")
 
 
-def test_166_to_175_differs_within_ten_seconds_on_at_most_two_forced_sources():
-    started = time.monotonic()
+def test_166_to_175_differs_on_at_most_two_forced_sources():
+    # How long the search takes is measured by make bench, not asserted here.
     [difference] = search_differences("adr-166", "adr-175", examples=400, limit=1)
-    assert time.monotonic() - started < 10
     assert forced_source_count(difference.scenario) <= 2
     assert difference.consequence.startswith("ADR-175")
 
