@@ -52,6 +52,8 @@ class Run:
     ended: str = ""  # why an ended run ended: "refused", "gone", "dry run"
     forced: ForcedSet = NO_FORCED_SET  # what the run is running with
     suspended_state: Mapping | None = None  # the stored state, raw
+    uid: int = 0  # the run row's uid and user, for the audit record of a refusal
+    be_user: object = 0
 
     def moved(self, state: str, **changes) -> Run:
         return evolve(self, state=state, **changes)

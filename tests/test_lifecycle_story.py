@@ -80,3 +80,19 @@ def test_a_change_to_a_provider_removed_by_an_earlier_step_names_the_step():
     with pytest.raises(ScenarioError) as raised:
         run_scenario(read(steps))
     assert raised.value.path == "$.steps[1].identifier"
+
+
+@pytest.mark.rule("C144.14", "C144.15")
+def test_a_refusal_on_dequeue_and_on_resume_names_the_run_row_and_its_user_in_the_audit():
+    from support import results, snippet, world
+
+    w = world(snippets=[snippet(1, "secretAdjacent")], enforcement="observe")
+    steps = [
+        {"op": "queue", "run": "r", "configuration": "c", "forced_snippets": [1], "uid": 42, "be_user": 7},
+        {"op": "dequeue", "run": "r"},
+        {"op": "suspend", "run": "r", "reason": "approval"},
+        {"op": "resume", "run": "r"},
+    ]
+    outcome = results(w, *steps)
+    for result in (outcome[1], outcome[3]):
+        assert (result["audit"][0]["agentrun_uid"], result["audit"][0]["be_user"]) == (42, 7)

@@ -29,6 +29,8 @@ class Queue:
     forced_snippets: object = ()  # raw, as the stored payload holds them
     forced_skills: object = ()
     dry_run: object = False
+    uid: int = 0  # the run row's uid, which a refusal's audit record names
+    be_user: object = 0  # the run row's user, as stored
 
 
 @frozen

@@ -76,7 +76,7 @@ def _gated_step(story: Story, step, op: str, trace_of, rules: Rules) -> tuple[di
         return _ended(op, step.run, "gone"), story.with_run(step.run, run.moved(ENDED, ended="gone"))
     dry_run = op == "dequeue" and is_dry_run(run.payload_dry_run)
     state, why = _after_gate(trace, dry_run)
-    result = {**send_result(trace), "op": op, "run": step.run, **_forced_keys(trace)}
+    result = {**send_result(trace, run.be_user, run.uid), "op": op, "run": step.run, **_forced_keys(trace)}
     return result, story.with_run(step.run, run.moved(state, ended=why, forced=trace.forced))
 
 
@@ -93,7 +93,7 @@ def story_step(story: Story, step, rules: Rules, where: str) -> tuple[dict, Stor
     """One step of the story: its result and the story after it."""
     world = story.world
     if isinstance(step, Queue):
-        run = Run(step.configuration, step.forced_snippets, step.forced_skills, step.dry_run)
+        run = Run(step.configuration, step.forced_snippets, step.forced_skills, step.dry_run, uid=step.uid, be_user=step.be_user)
         return {"op": "queue", "run": step.run}, story.with_run(step.run, run)
     if isinstance(step, Dequeue):
         return _gated_step(story, step, "dequeue", trace_dequeue, rules)
