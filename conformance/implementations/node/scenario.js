@@ -1,7 +1,7 @@
 'use strict';
 // decide(scenario) -> outcome: a ceiling scenario's steps run in order against its world (S001.1, S001.2).
 const { UnsupportedScenario, InvalidScenario } = require('./errors');
-const { World } = require('./world');
+const { World, isDeleted, integral } = require('./world');
 const { DEFAULT_VERSION, switchesOf } = require('./versions');
 const { configurationSources, listSources } = require('./sources');
 const { decideSend, dryRunResult, readoutResult } = require('./ceiling');
@@ -46,7 +46,7 @@ class Story {
   // The playground send: C164.6 uids, composition lookups, the gate unless it is a dry run (C164.5).
   send(step, where) {
     const configuration = this.world.liveConfiguration(step.configuration, `${where}.configuration`);
-    const caller = { servingModel: this.servingModel(step, where), beUser: step.be_user, runUid: step.run_uid ?? 0 };
+    const caller = { servingModel: this.servingModel(step, where), beUser: step.be_user, runUid: integral(step.run_uid ?? 0) };
     const requested = { snippets: readRequestUids(step.forced_snippets), skills: readRequestUids(step.forced_skills) };
     const arrived = lifecycle.resolveForComposition(this.world, requested, this.switches);
     const result = step.dry_run === true ? dryRunResult() : decideSend(this.world, configuration, this.gatedSources(configuration, arrived), caller);
@@ -67,9 +67,13 @@ class Story {
     return { op: 'classify', ...readoutResult(configurationSources(configuration, this.world)) };
   }
 
-  // The payload stores the forced uids and the dry-run flag raw; they are read on dequeue.
+  // The payload stores the forced uids and the dry-run flag raw; they are read on dequeue. A run name is
+  // queued once per story; its configuration must be held, though it may be deleted by then (C175.5 ends it as gone).
   queue(step, where) {
-    this.world.liveConfiguration(step.configuration, `${where}.configuration`);
+    if (this.runs.has(step.run)) throw new InvalidScenario(`${where}.run`, `run ${JSON.stringify(step.run)} is already queued`);
+    if (this.world.configuration(step.configuration) === undefined) {
+      throw new InvalidScenario(`${where}.configuration`, `no configuration ${JSON.stringify(step.configuration)}`);
+    }
     this.runs.set(step.run, {
       configuration: step.configuration,
       payload: { snippets: step.forced_snippets, skills: step.forced_skills, dryRun: step.dry_run },
@@ -93,11 +97,11 @@ class Story {
   }
 
   // The gated first send of a started or resumed run; an enforced refusal ends the run.
-  runSend(run, step, op, configuration, sources) {
-    const caller = { servingModel: this.servingModel(step, `$.steps`), beUser: 0, runUid: 0 };
+  runSend(run, step, where, configuration, sources) {
+    const caller = { servingModel: this.servingModel(step, where), beUser: 0, runUid: 0 };
     const result = decideSend(this.world, configuration, sources, caller);
     if (result.decision === 'refused') this.end(run, 'refused');
-    return { op, ...result };
+    return { op: step.op, ...result };
   }
 
   // C175.5: a dequeue reloads the configuration (a deleted one ends the run as gone), reads the payload by
@@ -106,7 +110,7 @@ class Story {
     const run = this.run(step, where, 'queued');
     if (run.stage === 'ended') return { op: 'dequeue', run: step.run, ended: run.ended };
     const configuration = this.world.configuration(run.configuration);
-    if (configuration === undefined || configuration.deleted) {
+    if (configuration === undefined || isDeleted(configuration)) {
       this.end(run, 'gone');
       return { op: 'dequeue', run: step.run, ended: 'gone' };
     }
@@ -120,7 +124,7 @@ class Story {
       result = { op: 'dequeue', ...dryRunResult() };
       this.end(run, 'dry run');
     } else {
-      result = this.runSend(run, step, 'dequeue', configuration, this.gatedSources(configuration, run.forced));
+      result = this.runSend(run, step, where, configuration, this.gatedSources(configuration, run.forced));
     }
     result = this.withDropped(result, requested, run.forced, this.switches.has('records_dropped'));
     return { ...result, run: step.run, ...uidsOf(run.forced) };
@@ -142,7 +146,7 @@ class Story {
     const withInput = step.with_input ?? false;
     if (run.stage === 'ended') return { op: 'resume', run: step.run, ended: run.ended, with_input: withInput };
     const configuration = this.world.configuration(run.configuration);
-    if (configuration === undefined || configuration.deleted) {
+    if (configuration === undefined || isDeleted(configuration)) {
       this.end(run, 'gone');
       return { op: 'resume', run: step.run, ended: 'gone', with_input: withInput };
     }
@@ -150,7 +154,7 @@ class Story {
     const sources = lifecycle.takesConfigurationOnlyPath(forced) ? configurationSources(configuration, this.world) : listSources(configuration, this.world, forced);
     run.stage = 'running';
     run.forced = forced;
-    const result = this.runSend(run, step, 'resume', configuration, sources);
+    const result = this.runSend(run, step, where, configuration, sources);
     return { ...result, run: step.run, ...uidsOf(forced), with_input: withInput };
   }
 

@@ -1,6 +1,51 @@
 'use strict';
 // The stored records a scenario's world holds, and the operator changes between steps.
 const { InvalidScenario } = require('./errors');
+const { JsonFloat } = require('./json');
+
+// JSON Schema counts 1.0 as an integer, so a stored integer field may be written as a float; it is read as the integer.
+function integral(value) {
+  return value instanceof JsonFloat && Number.isInteger(value.value) ? value.value : value;
+}
+
+function withIntegralFields(record) {
+  const copy = { ...record };
+  for (const name of ['uid', 'sorting']) if (Object.hasOwn(copy, name)) copy[name] = integral(copy[name]);
+  if (Array.isArray(copy.skills)) copy.skills = copy.skills.map(integral);
+  return copy;
+}
+
+// S002.1: the fields an update may set, each with the check the scenario schema gives the stored field.
+// A record's key (uid, identifier) never changes: steps and runs name records by it.
+const isString = (max) => (value) => typeof value === 'string' && value.length <= max;
+const isName = (value) => isString(255)(value) && value.length >= 1;
+const isStoredString = (value) => value === null || isString(255)(value);
+const isBoolean = (value) => typeof value === 'boolean';
+const isInt = (min, max) => (value) => Number.isInteger(integral(value)) && integral(value) >= min && integral(value) <= max;
+const isUid = isInt(1, 2147483647);
+const isList = (max, item = () => true) => (value) => Array.isArray(value) && value.length <= max && value.every(item);
+
+const SETTABLE = {
+  snippet: {
+    identifier: isString(255), name: isString(255), text: isString(100000), data_class: isStoredString, tags: isString(10000),
+    active: isBoolean, hidden: isBoolean, deleted: isBoolean, sorting: isInt(-2147483648, 2147483647),
+  },
+  skill: { name: isString(255), text: isString(100000), data_class: isStoredString, enabled: isBoolean, hidden: isBoolean, deleted: isBoolean },
+  provider: { zone: isStoredString },
+  configuration: {
+    model: isStoredString, selection_mode: (value) => value === 'fixed' || value === 'criteria', fallbacks: isList(1000),
+    system_prompt: isString(100000), system_prompt_class: isStoredString, snippet_tags: isString(10000),
+    skills: isList(1000, isUid), active: isBoolean, deleted: isBoolean,
+  },
+};
+
+function checkSettable(kind, set, where) {
+  for (const [name, value] of Object.entries(set)) {
+    const check = SETTABLE[kind][name];
+    if (check === undefined) throw new InvalidScenario(`${where}.set.${name}`, `not a field of a ${kind} that can change`);
+    if (!check(value)) throw new InvalidScenario(`${where}.set.${name}`, `${JSON.stringify(value)} is not a valid ${name}`);
+  }
+}
 
 const KINDS = {
   snippet: { list: 'snippets', key: 'uid' },
@@ -20,7 +65,7 @@ function isDeleted(record) {
 
 class World {
   constructor(document) {
-    const copy = (list) => (Array.isArray(document[list]) ? document[list].map((record) => ({ ...record })) : []);
+    const copy = (list) => (Array.isArray(document[list]) ? document[list].map(withIntegralFields) : []);
     this.providers = copy('providers');
     this.models = copy('models');
     this.configurations = copy('configurations');
@@ -65,7 +110,9 @@ class World {
 
   // S002.1: an update replaces the named fields; every later step reads the changed record.
   update(step, where) {
-    Object.assign(this.record(step.kind, step, where), step.set);
+    const found = this.record(step.kind, step, where);
+    checkSettable(step.kind, step.set, where);
+    Object.assign(found, withIntegralFields(step.set));
   }
 
   // S002.2: a deleted provider is removed, so its models reach none; any other record is flagged.
@@ -82,4 +129,4 @@ class World {
   }
 }
 
-module.exports = { World, field, isDeleted };
+module.exports = { World, field, isDeleted, integral };
