@@ -40,7 +40,7 @@ const INTEGER_STRING = /^[ \t\n\r\x0B\f]*[+-]?[0-9]+[ \t\n\r\x0B\f]*$/;
 // saturate at the 64-bit bounds. Returns a BigInt, or null when not numeric.
 function numericStringValue(text) {
   if (!NUMERIC_STRING.test(text)) return null;
-  if (INTEGER_STRING.test(text)) return BigInt(text.replace(/[ \t\n\r\x0B\f]/g, ''));
+  if (INTEGER_STRING.test(text)) return saturated(BigInt(text.replace(/[ \t\n\r\x0B\f]/g, '')));
   return truncatedFloat(Number(text.replace(/[ \t\n\r\x0B\f]/g, '')));
 }
 
