@@ -6,14 +6,13 @@
 // uids may exceed 2**53. Integers are read exactly (a BigInt beyond the safe
 // range), floats are wrapped in JsonFloat, and an integer literal outside the
 // 64-bit range is read as a float, as the model's reader does.
+const { InvalidScenario } = require('./errors');
 
 class JsonFloat {
   constructor(value) {
     this.value = value;
   }
 }
-
-class JsonSyntaxError extends Error {}
 
 const INT_MIN = -(2n ** 63n);
 const UINT_MAX = 2n ** 64n - 1n;
@@ -24,7 +23,7 @@ function parse(text) {
   let at = 0;
 
   function fail(what) {
-    throw new JsonSyntaxError(`${what} at character ${at}`);
+    throw new InvalidScenario('$', `not valid JSON (${what} at character ${at})`);
   }
 
   function skipWhitespace() {
@@ -153,4 +152,4 @@ function stringify(value) {
   return JSON.stringify(value);
 }
 
-module.exports = { JsonFloat, JsonSyntaxError, parse, stringify };
+module.exports = { JsonFloat, parse, stringify };

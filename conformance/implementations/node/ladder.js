@@ -52,4 +52,4 @@ function isEnforcing(stored) {
   return !(typeof stored === 'string' && asciiLower(phpTrim(stored)) === 'observe');
 }
 
-module.exports = { CLASSES, STRICTEST_ZONE, classRank, parseDataClass, parseZone, ceilingOf, zonePermits, lessTrusted, isEnforcing };
+module.exports = { STRICTEST_ZONE, classRank, parseDataClass, parseZone, ceilingOf, zonePermits, lessTrusted, isEnforcing };

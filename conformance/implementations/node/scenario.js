@@ -2,7 +2,7 @@
 // decide(scenario) -> outcome: a ceiling scenario's steps run in order against its world (S001.1, S001.2).
 const { UnsupportedScenario, InvalidScenario } = require('./errors');
 const { World, isDeleted, integral } = require('./world');
-const { DEFAULT_VERSION, switchesOf } = require('./versions');
+const { VERSIONS, DEFAULT_VERSION, switchesOf } = require('./versions');
 const { configurationSources, listSources } = require('./sources');
 const { decideSend, dryRunResult, readoutResult } = require('./ceiling');
 const { readRequestUids, readQueuedUids } = require('./uids');
@@ -192,4 +192,7 @@ function decide(document) {
   return { gateproof: 1, scenario: document.id, rules, results };
 }
 
-module.exports = { decide };
+// What a protocol front end announces: the rule versions and scenario kinds decide() answers.
+const SUPPORTED = { versions: Object.keys(VERSIONS), kinds: ['ceiling'] };
+
+module.exports = { decide, SUPPORTED };
