@@ -8,43 +8,47 @@ from __future__ import annotations
 
 import re
 
-# PHP's is_numeric: optional leading and trailing whitespace, a sign, digits
-# with an optional fraction (or a fraction alone), an optional exponent.
-_NUMERIC = re.compile(r"[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*\Z")
+# PHP's is_numeric: optional leading and trailing whitespace, a sign, ASCII
+# digits with an optional fraction (or a fraction alone), an optional exponent.
+# Python's \d would also accept other scripts' digits, which PHP refuses.
+_SPACE = "[ \t\n\r\v\f]*"
+_NUMERIC = re.compile(_SPACE + r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?" + _SPACE + r"\Z")
+_INTEGER = re.compile(_SPACE + r"[+-]?[0-9]+" + _SPACE + r"\Z")
 _INT_MAX = 2**63 - 1
 _INT_MIN = -(2**63)
 
 
-def _as_php_int(value: float | int | str) -> int:
-    """PHP's ``(int)`` on a number or numeric string, saturating at the 64-bit limits."""
-    number = float(value) if isinstance(value, str) else value
-    if isinstance(number, float):
-        if number != number:
-            return 0
-        number = int(number) if abs(number) < 2**63 else (_INT_MAX if number > 0 else _INT_MIN)
+def _saturated(number: int) -> int:
     return max(_INT_MIN, min(_INT_MAX, number))
+
+
+def _as_php_int(value: object) -> int | None:
+    """PHP's ``(int)`` on a number or numeric string, saturating at the 64-bit limits; None when not numeric.
+
+    An integer string is cast exactly; any other numeric string goes through
+    a float first, as PHP does, so ``"1.9"`` is 1 and ``"1e3"`` is 1000.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    if isinstance(value, str):
+        if _INTEGER.match(value):
+            return _saturated(int(value))
+        if not _NUMERIC.match(value):
+            return None
+        value = float(value)
+    if isinstance(value, float):
+        if value != value:
+            return 0
+        return int(value) if abs(value) < 2**63 else (_INT_MAX if value > 0 else _INT_MIN)
+    return _saturated(value)
 
 
 def read_request_uids(raw: object) -> tuple[int, ...]:
     """C164.6: a playground request keeps each numeric entry whose integer value is above 0; a non-list gives none."""
     if not isinstance(raw, (list, tuple)):
         return ()
-    uids = []
-    for entry in raw:
-        if isinstance(entry, bool) or not isinstance(entry, (int, float, str)):
-            continue
-        if isinstance(entry, str):
-            if not _NUMERIC.match(entry):
-                continue
-            if re.fullmatch(r"\s*[+-]?\d+\s*", entry):
-                value = max(_INT_MIN, min(_INT_MAX, int(entry)))
-            else:
-                value = _as_php_int(entry.strip())
-        else:
-            value = _as_php_int(entry)
-        if value > 0:
-            uids.append(value)
-    return tuple(uids)
+    values = (_as_php_int(entry) for entry in raw)
+    return tuple(value for value in values if value is not None and value > 0)
 
 
 def read_queued_uids(raw: object) -> tuple[int, ...]:

@@ -292,3 +292,11 @@ def test_no_source_text_reaches_a_name_message_exception_or_audit_record():
         skills=[skill(1, "systemDiagnostics", text=SECRET)],
     )
     assert SECRET not in json.dumps(send(w)) and SECRET not in json.dumps(readout(w))
+
+
+@pytest.mark.rule("C164.6")
+def test_only_ascii_digits_make_a_numeric_uid_and_numbers_saturate_at_64_bits():
+    from gateproof.model.uids import read_request_uids
+
+    assert read_request_uids(["٣", "１２", "3"]) == (3,)
+    assert read_request_uids(["\v4\f", "5e0", "+6", "1e30", 2**70]) == (4, 5, 6, 2**63 - 1, 2**63 - 1)

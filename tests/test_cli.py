@@ -98,3 +98,11 @@ def test_decide_jsonl_with_worker_processes_keeps_input_order_and_stops_at_the_f
     bad = invoke("decide", "--jsonl", "--jobs", "2", input=b"\n".join(broken) + b"\n")
     assert bad.exit_code == 2 and "line 701: $.id: required field is missing" in bad.stderr
     assert len(bad.stdout.splitlines()) == 700
+
+
+@pytest.mark.rule("C144.15")
+def test_the_command_line_reads_integers_beyond_64_bits_exactly_as_in_process():
+    from gateproof.conformance.documents import parse_json
+
+    assert parse_json(b'{"be_user": 18446744073709551617, "x": [1.5]}') == {"be_user": 18446744073709551617, "x": [1.5]}
+    assert parse_json(b'{"text": "12345678901234567890123"}') == {"text": "12345678901234567890123"}

@@ -96,3 +96,39 @@ def test_a_refusal_on_dequeue_and_on_resume_names_the_run_row_and_its_user_in_th
     outcome = results(w, *steps)
     for result in (outcome[1], outcome[3]):
         assert (result["audit"][0]["agentrun_uid"], result["audit"][0]["be_user"]) == (42, 7)
+
+
+@pytest.mark.rule("S001.3")
+@pytest.mark.parametrize(
+    "steps, path, problem",
+    [
+        ([{"op": "dequeue", "run": "r"}], "$.steps[0].run", "no run 'r' was queued"),
+        ([{"op": "queue", "run": "r", "configuration": "c"}, {"op": "queue", "run": "r", "configuration": "c"}], "$.steps[1].run", "already queued"),
+        ([{"op": "queue", "run": "r", "configuration": "c"}, {"op": "resume", "run": "r"}], "$.steps[1].run", "a resume needs it"),
+    ],
+)
+def test_a_run_is_queued_once_and_asked_only_what_its_state_allows(steps, path, problem):
+    from support import scenario, world
+
+    with pytest.raises(ScenarioError) as refused:
+        read_scenario(scenario(world(), *steps))
+    assert refused.value.path == path and problem in refused.value.problem
+
+
+@pytest.mark.rule("S001.3")
+def test_a_deleted_configuration_ends_the_run_as_gone_and_a_dry_run_ends_after_assembly():
+    from support import results, world
+
+    w = world(extra_configurations=[{"identifier": "d", "model": "m"}])
+    outcome = results(
+        w,
+        {"op": "queue", "run": "gone", "configuration": "d"},
+        {"op": "delete", "kind": "configuration", "identifier": "d"},
+        {"op": "dequeue", "run": "gone"},
+        {"op": "queue", "run": "dry", "configuration": "c", "dry_run": True},
+        {"op": "dequeue", "run": "dry"},
+        {"op": "suspend", "run": "dry", "reason": "input"},
+    )
+    assert outcome[2]["ended"] == "gone"
+    assert outcome[4]["decision"] == "dry_run"
+    assert outcome[5]["ended"] == "dry run"

@@ -183,13 +183,7 @@ def test_a_malformed_line_is_errored_and_later_lines_are_answered():
     assert replies[1] == replies[4] == model_outcome(good)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "C164.6 reads playground uids as PHP's is_numeric does, which accepts ASCII digits only; "
-        "the model also accepts other Unicode decimal digits ('٣', '１２'), which the node implementation drops"
-    ),
-)
+@pytest.mark.rule("C164.6")
 def test_a_unicode_digit_is_not_a_numeric_string():
     world = {"providers": [], "models": [], "configurations": [{"identifier": "c"}]}
     line = json.dumps({"gateproof": 1, "id": "unicode-digits", "world": world, "steps": [{"op": "send", "configuration": "c", "forced_snippets": ["٣", "１２"]}]})
