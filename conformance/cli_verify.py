@@ -91,7 +91,7 @@ def summary_table(tallies: list[Tally]) -> Table:
 
 
 def drive(name, argv, prefix, campaign: CampaignSettings, replays, corpus, log: ResultLog, progress: Progress, console: Console) -> tuple[Tally, bool]:
-    """One implementation's campaign; whether it started."""
+    """One implementation's campaign; whether it started, and restarted whenever it had to."""
     task = progress.add_task(name or Path(argv[-1]).name, total=len(replays) if replays else len(corpus) + campaign.examples)
     run = Campaign(name, argv, evolve(campaign, replay_prefix=prefix), observe=log.write, advance=lambda: progress.advance(task))
     try:
@@ -107,7 +107,8 @@ def drive(name, argv, prefix, campaign: CampaignSettings, replays, corpus, log: 
             run.run_corpus(corpus)
             run.run_generated()
     except StartFailed as error:
-        return run.lose(error), True
+        console.print(f"gateproof: error: {run.name}: {error}")
+        return run.lose(error), False
     return run.finish(), True
 
 

@@ -109,3 +109,11 @@ def test_corpus_export_writes_every_family(tmp_path):
     result = CliRunner().invoke(main, ["corpus", "export", "out"])
     assert result.exit_code == 0
     assert {p.name for p in (tmp_path / "out").iterdir()} == {"ceiling.json", "lifecycle.json", "gateway"}
+
+
+def test_an_implementation_that_cannot_be_restarted_keeps_what_was_measured_and_exits_2(tmp_path):
+    command = [*fake("dies_for_good"), str(tmp_path / "started-once")]
+    result = verify("--examples", "0", "--kinds", "gateway", "--window", "1", "--report", "json", "--output", "r.json", "--", *command)
+    assert result.exit_code == 2 and "could not be restarted" in (tmp_path / "r.json").read_text()
+    [tally] = json.loads((tmp_path / "r.json").read_text())["implementations"]
+    assert tally["passed"] > 0 and tally["lost"].startswith("could not be restarted")

@@ -111,8 +111,8 @@ class Channel:
         """Ask it to stop, then make sure it has."""
         try:
             if self.process.poll() is None:
-                os.set_blocking(self.process.stdin.fileno(), True)
-                self.process.stdin.write(orjson.dumps(Stop().serializable()) + b"\n")
+                # Written without blocking: a process whose stdin is full is not listening, and is killed below.
+                os.write(self.process.stdin.fileno(), orjson.dumps(Stop().serializable()) + b"\n")
                 self.process.stdin.close()
                 self.process.wait(grace)
         except (OSError, subprocess.TimeoutExpired):
