@@ -2,14 +2,18 @@
 
 import json
 import shlex
+from pathlib import Path
 from xml.etree import ElementTree
 
+import jsonschema
 import pytest
 from click.testing import CliRunner
 
 from gateproof.conformance.cli import main
 
 from harness_helpers import fake
+
+REPORT_SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "conformance" / "schema" / "verify-report.schema.json").read_text())
 
 
 def verify(*arguments):
@@ -26,6 +30,7 @@ def test_the_reference_is_conformant_and_every_report_is_written(tmp_path):
         result = verify("--builtin", "reference", "--examples", "10", "--report", report, "--output", f"report.{report}")
         assert result.exit_code == 0, result.output
     document = json.loads((tmp_path / "report.json").read_text())
+    jsonschema.validate(document, REPORT_SCHEMA)
     [reference] = document["implementations"]
     assert reference["failed"] == reference["errored"] == 0 and reference["passed"] > 10
     assert ElementTree.parse(tmp_path / "report.junit").getroot().tag == "testsuites"
@@ -38,7 +43,9 @@ def test_the_reference_is_conformant_and_every_report_is_written(tmp_path):
 def test_the_unsafe_gateway_disagrees_and_each_disagreement_replays(tmp_path):
     result = verify("--builtin", "unsafe-gateway", "--examples", "0", "--compare", "decision", "--report", "json", "--output", "r.json")
     assert result.exit_code == 1
-    verdicts = json.loads((tmp_path / "r.json").read_text())["implementations"][0]["verdicts"]
+    document = json.loads((tmp_path / "r.json").read_text())
+    jsonschema.validate(document, REPORT_SCHEMA)
+    verdicts = document["implementations"][0]["verdicts"]
     failed = {v["scenario"]: v for v in verdicts if v["status"] == "failed"}
     attack = failed["gw.poisoned-runbook.attack-proposal"]
     assert attack["rules"] == ["G001.8"] and attack["disagreement"]["keys"] == ["decision"]

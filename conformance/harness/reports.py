@@ -59,6 +59,7 @@ def interesting(tally: Tally) -> list[Verdict]:
 
 
 def json_report(tallies: list[Tally], settings: dict) -> str:
+    """Every implementation with its counts and verdicts; valid against ``conformance/schema/verify-report.schema.json``."""
     document = {
         "gateproof_verify": 1,
         "settings": settings,
