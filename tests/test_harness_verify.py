@@ -124,3 +124,10 @@ def test_an_implementation_that_cannot_be_restarted_keeps_what_was_measured_and_
     assert result.exit_code == 2 and "could not be restarted" in (tmp_path / "r.json").read_text()
     [tally] = json.loads((tmp_path / "r.json").read_text())["implementations"]
     assert tally["passed"] > 0 and tally["lost"].startswith("could not be restarted")
+
+
+def test_a_nondeterministic_implementation_is_flagged_among_generated_scenarios_too(tmp_path):
+    result = verify("--examples", "20", "--rules", "lab-001", "--disagreements", "1", "--report", "json", "--output", "r.json", "--", *fake("nondeterministic"))
+    verdicts = json.loads((tmp_path / "r.json").read_text())["implementations"][0]["verdicts"]
+    assert result.exit_code == 1
+    assert any(v["phase"] == "generated" and v["status"] == "nondeterministic" for v in verdicts)
