@@ -22,6 +22,11 @@ from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.scenario.read import Send
 from gateproof.model.scenario.run import trace_send
 
+from .harness.campaign import Campaign, CampaignSettings
+from .harness.corpus import load_corpus
+from .harness.process import ImplementationProcess
+from .implementations import BUILTINS
+
 CLASSES = ["publicContent", "editorContent", "sourceCode", "internalConfiguration", "systemDiagnostics", "secretAdjacent", None]
 ZONES = ["local", "privateHosted", "externalEu", "externalGlobal"]
 
@@ -126,6 +131,39 @@ def bench_diff(print=print) -> None:
         print(f"  {left} -> {right}: {len(found)} difference(s), {first}; keys that differ {keys}; whole search {total:.2f} s")
 
 
+PROTOCOL_TARGET = 10_000  # corpus scenarios a second through the protocol, pipelined
+
+
+def bench_protocol(print=print, repeat: int = 100, examples: int = 300) -> None:
+    """The corpus replayed through the protocol to ``reference`` beside the model in process; then a verify campaign."""
+    cases = load_corpus()
+    scenarios = [case.scenario for case in cases] * repeat
+    expected = {case.id: case.expected for case in cases}
+    start = time.perf_counter()
+    for scenario in scenarios:
+        run_scenario(read_scenario(scenario))
+    in_process = time.perf_counter() - start
+    process = ImplementationProcess(BUILTINS["reference"], window=64)
+    process.start()
+    start = time.perf_counter()
+    agreed = sum(reply.outcome == expected[scenario["id"]] for scenario, reply in process.run_many(scenarios))
+    piped = time.perf_counter() - start
+    process.close()
+    assert agreed == len(scenarios), f"the reference disagreed on {len(scenarios) - agreed} scenarios"
+    count = len(scenarios)
+    print(f"corpus replay, {len(cases)} cases x {repeat}, to reference through the protocol, 64 in flight (target {PROTOCOL_TARGET:,}/s)")
+    print(f"  model in process: read, decide                   {rate(count, in_process)}")
+    print(f"  through the protocol, compared with the corpus   {rate(count, piped)}  ratio to in process {in_process / piped:.2f}x"
+          f"  ratio to target {count / piped / PROTOCOL_TARGET:.2f}x")
+    campaign = Campaign("reference", BUILTINS["reference"], CampaignSettings(examples=examples))
+    campaign.start()
+    campaign.run_generated()
+    tally = campaign.finish()
+    print(f"verify campaign against reference, {tally.generated} generated scenarios over every rule version")
+    print(f"  generated, run through the protocol and compared {rate(tally.generated, tally.generated_seconds)}"
+          f"  ratio to corpus replay {tally.generated / tally.generated_seconds / (count / piped):.4f}x")
+
+
 def main() -> None:
     from . import bench_proofs
 
@@ -134,6 +172,8 @@ def main() -> None:
     bench_jsonl()
     print()
     bench_diff()
+    print()
+    bench_protocol()
     print()
     bench_proofs.run()
 

@@ -12,9 +12,11 @@ import click
 
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 
-from .cli_prove import prove
-from .cli_diff import diff
 from .bulk import decide_lines
+from .cli_corpus import corpus
+from .cli_diff import diff
+from .cli_prove import prove
+from .cli_verify import verify
 from .documents import dumps_pretty, parse_json
 from .explain import explain_scenario
 
@@ -84,6 +86,8 @@ def explain(path: str) -> None:
 
 main.add_command(prove)
 main.add_command(diff)
+main.add_command(verify)
+main.add_command(corpus)
 
 
 if __name__ == "__main__":  # pragma: no cover

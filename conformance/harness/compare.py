@@ -1,0 +1,73 @@
+"""How strictly an implementation's outcome is held to the model's: decision, reason, or full.
+
+- ``decision``: the same number of results, each with the same ``op`` and the
+  same verdict: ``decision`` (a send, a run's send, a gateway call), ``ended``
+  (a run that ended), ``effective`` (a readout or classify).
+- ``reason``: the decision, and what the verdict is attributed to: the
+  declared class and the named ``source`` of a send, the ``effective_source``
+  of a readout, the ``reason``, ``caller_reason`` and ``rule`` of a call.
+- ``full``: the whole outcome document, byte for byte once parsed: names,
+  messages, exceptions, audit records, exports, dropped records, stored state.
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+LEVELS = ("decision", "reason", "full")
+DECISION_KEYS = ("op", "decision", "ended", "effective")
+REASON_KEYS = DECISION_KEYS + ("declared_class", "source", "effective_source", "reason", "caller_reason", "rule")
+
+#: The ceiling rule that defines each key of a send or readout result (adr/ceiling.md, adr/lifecycle.md).
+RULE_OF_KEY = {
+    "declared_class": "C144.9", "source": "C144.9", "decision": "C144.10", "sent": "C144.11", "message": "C144.12",
+    "exception": "C144.13", "audit": "C144.14", "zone": "C094.8", "ceiling": "C094.4", "effective": "C144.16",
+    "effective_source": "C144.16", "sources": "C144.16", "dropped": "C179.1", "enforcing": "C113.1",
+}
+_ABSENT = object()
+
+
+@frozen
+class Mismatch:
+    """Where an outcome first departs from the model's: a step (None for the document itself) and the keys."""
+
+    step: int | None
+    keys: tuple[str, ...]
+
+
+def _keys_at(level: str) -> tuple[str, ...] | None:
+    if level not in LEVELS:
+        raise ValueError(f"unknown strictness {level!r}; choose one of {', '.join(LEVELS)}")
+    return {"decision": DECISION_KEYS, "reason": REASON_KEYS, "full": None}[level]
+
+
+def differing_keys(expected: dict, actual: dict, keys: tuple[str, ...] | None) -> tuple[str, ...]:
+    names = set(expected) | set(actual) if keys is None else keys
+    return tuple(sorted(k for k in names if expected.get(k, _ABSENT) != actual.get(k, _ABSENT)))
+
+
+def compare(expected: dict, actual: dict, level: str) -> Mismatch | None:
+    """The first place ``actual`` departs from ``expected`` at strictness ``level``; None when they agree."""
+    keys = _keys_at(level)
+    if level == "full":
+        header = differing_keys({k: v for k, v in expected.items() if k != "results"}, {k: v for k, v in actual.items() if k != "results"}, None)
+        if header:
+            return Mismatch(None, header)
+    for position, (mine, theirs) in enumerate(zip(expected["results"], actual["results"])):
+        found = differing_keys(mine, theirs, keys)
+        if found:
+            return Mismatch(position, found)
+    if len(expected["results"]) != len(actual["results"]):
+        return Mismatch(None, ("results",))
+    return None
+
+
+def rule_ids(mismatch: Mismatch, expected: dict, actual: dict, pinned: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The rules a disagreement involves: those a corpus case pins, those either call result names, those defining the keys."""
+    found = list(pinned)
+    if mismatch.step is not None:
+        results = [doc["results"][mismatch.step] for doc in (expected, actual) if mismatch.step < len(doc["results"])]
+        found += [r["rule"] for r in results if isinstance(r.get("rule"), str)]
+        if results and results[0].get("op") != "call":
+            found += [RULE_OF_KEY[k] for k in mismatch.keys if k in RULE_OF_KEY]
+    return tuple(dict.fromkeys(found))

@@ -1,0 +1,48 @@
+"""Reading the shipped corpus, and writing it out for runners in other languages."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from attrs import frozen
+
+from ..corpus_build import CORPUS_ROOT
+
+
+@frozen
+class CorpusCase:
+    """One case of the corpus: its stable id, the file it comes from, the rules it pins, and the expected outcome."""
+
+    id: str
+    family: str  # the file, relative to the corpus root, without .json: "ceiling", "gateway/injection"
+    description: str
+    rules: tuple[str, ...]
+    scenario: dict
+    expected: dict
+
+
+def corpus_files(root: Path = CORPUS_ROOT) -> list[Path]:
+    """Every family file: ``ceiling.json``, ``lifecycle.json`` and the gateway's group files."""
+    return sorted(root.glob("*.json")) + sorted(root.glob("*/*.json"))
+
+
+def load_corpus(root: Path = CORPUS_ROOT) -> list[CorpusCase]:
+    cases = []
+    for path in corpus_files(root):
+        family = path.relative_to(root).with_suffix("").as_posix()
+        for entry in json.loads(path.read_text(encoding="utf-8"))["cases"]:
+            cases.append(CorpusCase(entry["id"], family, entry["description"], tuple(entry["rules"]), entry["scenario"], entry["expected"]))
+    return cases
+
+
+def export_corpus(destination: Path, root: Path = CORPUS_ROOT) -> list[Path]:
+    """Copy every family file under ``destination``, keeping the layout; the written paths."""
+    written = []
+    for path in corpus_files(root):
+        target = destination / path.relative_to(root)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+        written.append(target)
+    return written

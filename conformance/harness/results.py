@@ -1,0 +1,115 @@
+"""What a campaign finds: one verdict per scenario run, and each implementation's tally.
+
+Passed, failed, skipped, errored, known and nondeterministic are counted
+apart: a skipped scenario is the implementation's declared limit, an errored
+one its failure to answer, a known one a disagreement declared with an issue.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from attrs import define, field, frozen
+
+from .compare import compare, rule_ids
+from .known import KnownDivergence, known_issue
+from .protocol import Errored, Outcome, RunReply, Skipped, Started
+
+STATUSES = ("passed", "failed", "known", "nondeterministic", "skipped", "errored")
+#: Statuses that make an implementation non-conformant (exit status 1).
+FAILING = ("failed", "nondeterministic", "errored")
+
+
+@frozen
+class Disagreement:
+    """The scenario on which the implementation departs from the model, both outcomes, and where."""
+
+    scenario: dict
+    expected: dict
+    actual: dict
+    step: int | None
+    keys: tuple[str, ...]
+    replay_path: str | None = None
+    replay_command: str | None = None
+
+
+@frozen
+class Verdict:
+    implementation: str
+    phase: str  # corpus, generated or replay
+    family: str  # the corpus file, or generated/<rules>
+    scenario_id: str
+    status: str
+    message: str = ""
+    rules: tuple[str, ...] = ()
+    issue: str | None = None
+    disagreement: Disagreement | None = None
+
+    def serializable(self) -> dict:
+        document = {
+            "implementation": self.implementation, "phase": self.phase, "family": self.family, "scenario": self.scenario_id,
+            "status": self.status, "message": self.message, "rules": list(self.rules), "issue": self.issue,
+        }
+        if self.disagreement is not None:
+            d = self.disagreement
+            document["disagreement"] = {
+                "step": d.step, "keys": list(d.keys), "scenario": d.scenario, "expected": d.expected, "actual": d.actual,
+                "replay_path": d.replay_path, "replay_command": d.replay_command,
+            }
+        return document
+
+
+@define
+class Tally:
+    """One implementation's run, filled in as it goes: who it is, its verdicts, and what the driver had to do.
+
+    Generated scenarios that pass or are skipped are counted, not kept: a campaign runs thousands.
+    """
+
+    name: str
+    info: Started | None = None
+    verdicts: list[Verdict] = field(factory=list)
+    unkept: Counter = field(factory=Counter)  # (family, status) -> how many
+    generated: int = 0
+    generated_seconds: float = 0.0
+    restarts: int = 0
+    reordered: int = 0
+    notes: list[str] = field(factory=list)
+    lost: str | None = None  # why the implementation could not be driven to the end
+
+    def counts(self) -> dict[str, int]:
+        counted = Counter(v.status for v in self.verdicts)
+        for (_, status), count in self.unkept.items():
+            counted[status] += count
+        return {status: counted.get(status, 0) for status in STATUSES}
+
+    def is_conformant(self) -> bool:
+        counts = self.counts()
+        return self.lost is None and not any(counts[s] for s in FAILING)
+
+
+def judge(name: str, phase: str, family: str, scenario: dict, expected: dict, reply: RunReply, level: str,
+          known: tuple[KnownDivergence, ...], pinned: tuple[str, ...] = ()) -> Verdict:
+    """The verdict on one reply: passed, failed, known, skipped or errored."""
+    scenario_id = scenario.get("id", "")
+    if isinstance(reply, Skipped):
+        return Verdict(name, phase, family, scenario_id, "skipped", reply.message, pinned, reply.issue_url)
+    if isinstance(reply, Errored):
+        return Verdict(name, phase, family, scenario_id, "errored", reply.message, pinned)
+    assert isinstance(reply, Outcome)
+    mismatch = compare(expected, reply.outcome, level)
+    if mismatch is None:
+        return Verdict(name, phase, family, scenario_id, "passed", "", pinned)
+    rules = rule_ids(mismatch, expected, reply.outcome, pinned)
+    disagreement = Disagreement(scenario, expected, reply.outcome, mismatch.step, mismatch.keys)
+    issue = known_issue(known, name, scenario_id, rules)
+    where = "the outcome" if mismatch.step is None else f"step {mismatch.step}"
+    message = f"{where} differs in {', '.join(mismatch.keys)}"
+    return Verdict(name, phase, family, scenario_id, "known" if issue else "failed", message, rules, issue, disagreement)
+
+
+def is_same_reply(first: RunReply, second: RunReply) -> bool:
+    """Whether two answers to one scenario agree: the same kind, and the same outcome when there is one."""
+    if type(first) is not type(second):
+        return False
+    return not isinstance(first, Outcome) or first.outcome == second.outcome

@@ -1,0 +1,33 @@
+"""The model itself behind the conformance protocol: ``python -m gateproof.conformance.implementations.reference``.
+
+Every other implementation is measured against the model in process; this
+one measures the protocol and the harness: it must agree on every scenario.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import version
+
+from gateproof.model.gateway.gate import GATEWAY_VERSIONS
+from gateproof.model.scenario import read_scenario, run_scenario
+from gateproof.model.versions import VERSIONS
+
+from ..harness.protocol import Started
+from .serve import serve
+
+INFO = Started(
+    name="reference",
+    version=version("gateproof"),
+    language="python",
+    homepage="",  # published with the gateproof package; no site of its own
+    rules=sorted(VERSIONS) + sorted(GATEWAY_VERSIONS),
+    kinds=("ceiling", "gateway"),
+)
+
+
+def run(scenario: dict) -> dict:
+    return run_scenario(read_scenario(scenario))
+
+
+if __name__ == "__main__":
+    serve(INFO, run)

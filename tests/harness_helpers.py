@@ -1,0 +1,41 @@
+"""Driving the misbehaving implementations of ``tests/implementations/`` in the harness's own tests."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from gateproof.conformance.harness.campaign import Campaign, CampaignSettings
+from gateproof.conformance.harness.corpus import load_corpus
+
+FAKES = Path(__file__).resolve().parent / "implementations"
+#: A handful of fast gateway cases; the fourth is the one the misbehaving implementations fault on.
+CASES = [c for c in load_corpus() if c.family == "gateway/cross_tenant"] + [c for c in load_corpus() if c.family == "gateway/malformed"][:4]
+FAULT = 3
+
+
+def fake(name: str) -> tuple[str, ...]:
+    return (sys.executable, str(FAKES / f"{name}.py"))
+
+
+def entries(fault: int | None = FAULT) -> list[tuple]:
+    """(family, pinned rules, scenario, expected) for each case; the ``fault``-th scenario's id ends in .fault."""
+    chosen = []
+    for number, case in enumerate(CASES):
+        scenario = dict(case.scenario, id=case.id + ".fault") if number == fault else case.scenario
+        expected = dict(case.expected, scenario=scenario["id"])
+        chosen.append((case.family, case.rules, scenario, expected))
+    return chosen
+
+
+def drive(name: str, fault: int | None = FAULT, **settings) -> Campaign:
+    """The fake named ``name`` through the chosen cases, pipelined; the finished campaign."""
+    campaign = Campaign(name, fake(name), CampaignSettings(**{"timeout": 5.0, **settings}))
+    campaign.start()
+    campaign.run_known("corpus", entries(fault))
+    campaign.finish()
+    return campaign
+
+
+def statuses(campaign: Campaign) -> dict[str, str]:
+    return {v.scenario_id: v.status for v in campaign.tally.verdicts}

@@ -1,0 +1,56 @@
+"""What every misbehaving implementation shares: the protocol loop, and the model's right answer.
+
+Each script beside this one breaks the protocol or the rules in one way, on
+the scenarios whose id ends in ``.fault`` (or everywhere, if that is its
+fault), and answers every other scenario correctly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from gateproof.model.scenario import read_scenario, run_scenario
+
+RULES = ["pre-164", "adr-164", "adr-165", "adr-166", "adr-175", "adr-179", "nr-llm", "lab-001", "lab-001+next"]
+
+
+def started(name: str) -> dict:
+    return {"started": {"protocol": 1, "name": name, "version": "0", "language": "python", "homepage": "", "rules": RULES, "kinds": ["ceiling", "gateway"]}}
+
+
+def is_fault(scenario: dict) -> bool:
+    return scenario.get("id", "").endswith(".fault")
+
+
+def right(seq: int, scenario: dict) -> dict:
+    return {"seq": seq, "outcome": run_scenario(read_scenario(scenario))}
+
+
+def wrong(seq: int, scenario: dict) -> dict:
+    """A valid outcome that is wrong at every strictness: its last result is missing."""
+    reply = right(seq, scenario)
+    reply["outcome"]["results"] = reply["outcome"]["results"][:-1]
+    return reply
+
+
+def serve(name: str, answer, arrange=lambda lines: lines) -> None:
+    """Answer each run with the lines ``answer(seq, scenario)`` gives; ``arrange`` orders one batch of replies."""
+    pending = b""
+    while True:
+        chunk = os.read(0, 1 << 16)
+        if not chunk:
+            return
+        *lines, pending = (pending + chunk).split(b"\n")
+        replies = []
+        for line in filter(None, lines):
+            message = json.loads(line)
+            if message["cmd"] == "stop":
+                return
+            if message["cmd"] == "start":
+                replies.append(json.dumps(started(name)))
+            else:
+                replies += [r if isinstance(r, str) else json.dumps(r) for r in answer(message["seq"], message["scenario"])]
+        sys.stdout.write("".join(r + "\n" for r in arrange(replies)))
+        sys.stdout.flush()

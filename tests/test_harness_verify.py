@@ -1,0 +1,133 @@
+"""``gateproof verify`` end to end: exit statuses, disagreements that replay, known divergences, reports."""
+
+import json
+import shlex
+from pathlib import Path
+from xml.etree import ElementTree
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from gateproof.conformance.cli import main
+
+from harness_helpers import fake
+
+REPORT_SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "conformance" / "schema" / "verify-report.schema.json").read_text())
+
+
+def verify(*arguments):
+    return CliRunner().invoke(main, ["verify", *arguments], catch_exceptions=False)
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+
+def test_the_reference_is_conformant_and_every_report_is_written(tmp_path):
+    for report in ("json", "junit", "markdown", "html"):
+        result = verify("--builtin", "reference", "--examples", "10", "--report", report, "--output", f"report.{report}")
+        assert result.exit_code == 0, result.output
+    document = json.loads((tmp_path / "report.json").read_text())
+    jsonschema.validate(document, REPORT_SCHEMA)
+    [reference] = document["implementations"]
+    assert reference["failed"] == reference["errored"] == 0 and reference["passed"] > 10
+    assert ElementTree.parse(tmp_path / "report.junit").getroot().tag == "testsuites"
+    assert "## Compliance matrix" in (tmp_path / "report.markdown").read_text()
+    assert (tmp_path / "report.html").read_text().startswith("<!doctype html>")
+    lines = (tmp_path / "gateproof-verify" / "results.jsonl").read_text().splitlines()
+    assert len(lines) == sum(1 for v in reference["verdicts"]) and json.loads(lines[0])["implementation"] == "reference"
+
+
+def test_the_unsafe_gateway_disagrees_and_each_disagreement_replays(tmp_path):
+    result = verify("--builtin", "unsafe-gateway", "--examples", "0", "--compare", "decision", "--report", "json", "--output", "r.json")
+    assert result.exit_code == 1
+    document = json.loads((tmp_path / "r.json").read_text())
+    jsonschema.validate(document, REPORT_SCHEMA)
+    verdicts = document["implementations"][0]["verdicts"]
+    failed = {v["scenario"]: v for v in verdicts if v["status"] == "failed"}
+    attack = failed["gw.poisoned-runbook.attack-proposal"]
+    assert attack["rules"] == ["G001.8"] and attack["disagreement"]["keys"] == ["decision"]
+    assert "replay: gateproof verify --builtin unsafe-gateway --compare decision --replay" in result.output
+    replay = shlex.split(attack["disagreement"]["replay_command"])[2:]
+    again = verify(*replay, "--report", "json", "--output", "again.json")
+    assert again.exit_code == 1
+    [only] = json.loads((tmp_path / "again.json").read_text())["implementations"][0]["verdicts"]
+    assert (only["scenario"], only["status"], only["disagreement"]["expected"]) == (attack["scenario"], "failed", attack["disagreement"]["expected"])
+
+
+def test_a_generated_disagreement_is_shrunk_to_a_small_scenario(tmp_path):
+    verify("--builtin", "unsafe-gateway", "--examples", "30", "--disagreements", "1", "--report", "json", "--output", "r.json")
+    verdicts = json.loads((tmp_path / "r.json").read_text())["implementations"][0]["verdicts"]
+    generated = [v for v in verdicts if v["phase"] == "generated" and v["status"] == "failed"]
+    assert generated
+    for verdict in generated:
+        scenario = verdict["disagreement"]["scenario"]
+        assert len(scenario["steps"]) <= 2 and len(scenario["world"]["cases"]) <= 2
+        assert (tmp_path / verdict["disagreement"]["replay_path"]).exists()
+
+
+def test_known_divergences_are_reported_as_known_with_their_issue(tmp_path):
+    (tmp_path / "known.json").write_text(json.dumps({"divergences": [
+        {"implementation": "unsafe-gateway", "rule": "G001.3", "issue": "https://example.org/issues/3"},
+        {"scenario": "gw.cross-tenant.export", "issue": "https://example.org/issues/4"},
+    ]}))
+    result = verify("--builtin", "unsafe-gateway", "--examples", "0", "--known", "known.json", "--report", "json", "--output", "r.json")
+    verdicts = {v["scenario"]: v for v in json.loads((tmp_path / "r.json").read_text())["implementations"][0]["verdicts"]}
+    assert verdicts["gw.forged.role"]["status"] == "known" and verdicts["gw.forged.role"]["issue"].endswith("/3")
+    assert verdicts["gw.cross-tenant.export"]["status"] == "known"
+    assert verdicts["gw.cross-tenant.read"]["status"] == "failed" and result.exit_code == 1
+
+
+def test_all_builtins_make_one_matrix_with_statuses_counted_apart(tmp_path):
+    result = verify("--builtin", "all", "--examples", "0", "--report", "markdown", "--output", "m.md")
+    assert result.exit_code == 1  # the unsafe baseline is caught
+    report = (tmp_path / "m.md").read_text()
+    assert "| family | reference | cedar | unsafe-gateway |" in report
+    assert "| gateway/next_checks | 12 passed | 3 passed 9 skipped | 3 passed 9 skipped |" in report
+
+
+def test_a_command_after_the_double_dash_is_run_without_a_shell():
+    result = verify("--examples", "0", "--kinds", "gateway", "--rules", "lab-001", "--", *fake("always_wrong"))
+    assert result.exit_code == 1 and "always-wrong" in result.output
+
+
+def test_an_implementation_that_fails_start_exits_2_without_a_traceback():
+    result = verify("--examples", "0", "--", *fake("fail_on_start"))
+    assert result.exit_code == 2 and "did not answer start" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("arguments, problem", [
+    ([], "name an implementation"),
+    (["--builtin", "nope"], "no such built-in"),
+    (["--builtin", "reference", "--rules", "adr-999"], "--rules adr-999"),
+    (["--builtin", "reference", "--kinds", "email"], "--kinds email"),
+    (["--builtin", "reference", "--report", "json"], "go together"),
+    (["--builtin", "reference", "--replay", "missing.json"], "cannot read"),
+    (["--builtin", "reference", "--compare", "vibes"], "vibes"),
+])
+def test_bad_options_exit_2_with_a_clear_message(arguments, problem):
+    result = verify(*arguments)
+    assert result.exit_code == 2 and problem in result.output and "Traceback" not in result.output
+
+
+def test_corpus_export_writes_every_family(tmp_path):
+    result = CliRunner().invoke(main, ["corpus", "export", "out"])
+    assert result.exit_code == 0
+    assert {p.name for p in (tmp_path / "out").iterdir()} == {"ceiling.json", "lifecycle.json", "gateway"}
+
+
+def test_an_implementation_that_cannot_be_restarted_keeps_what_was_measured_and_exits_2(tmp_path):
+    command = [*fake("dies_for_good"), str(tmp_path / "started-once")]
+    result = verify("--examples", "0", "--kinds", "gateway", "--window", "1", "--report", "json", "--output", "r.json", "--", *command)
+    assert result.exit_code == 2 and "could not be restarted" in (tmp_path / "r.json").read_text()
+    [tally] = json.loads((tmp_path / "r.json").read_text())["implementations"]
+    assert tally["passed"] > 0 and tally["lost"].startswith("could not be restarted")
+
+
+def test_a_nondeterministic_implementation_is_flagged_among_generated_scenarios_too(tmp_path):
+    result = verify("--examples", "20", "--rules", "lab-001", "--disagreements", "1", "--report", "json", "--output", "r.json", "--", *fake("nondeterministic"))
+    verdicts = json.loads((tmp_path / "r.json").read_text())["implementations"][0]["verdicts"]
+    assert result.exit_code == 1
+    assert any(v["phase"] == "generated" and v["status"] == "nondeterministic" for v in verdicts)
