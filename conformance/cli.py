@@ -16,6 +16,7 @@ from .cli_prove import prove
 from .cli_diff import diff
 from .documents import dumps, dumps_pretty, parse_json
 from .explain import explain_scenario
+from .proofs.replay import decide_names, is_for, run_under
 
 USAGE_ERROR = 2
 
@@ -42,6 +43,16 @@ def load_scenario(path: str):
         fail(f"{path}: {error}")
 
 
+def decided(document, rules: str | None) -> dict:
+    """The outcome of a document under its own rules, or under ``rules`` in their place (ScenarioError when invalid)."""
+    scenario = read_scenario(document)
+    if rules is None:
+        return run_scenario(scenario)
+    if not is_for(rules, document):
+        raise ScenarioError("$", f"--rules {rules} does not apply to this kind of scenario")
+    return run_under(rules, document)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="gateproof")
 def main() -> None:
@@ -51,10 +62,15 @@ def main() -> None:
 @main.command()
 @click.argument("path", default="-")
 @click.option("--jsonl", is_flag=True, help="One scenario per line in, one outcome per line out.")
-def decide(path: str, jsonl: bool) -> None:
+@click.option("--rules", "rules", type=click.Choice(decide_names()), default=None,
+              help="Decide under these rules instead of the scenario's own: a rule version, or a deliberately wrong variant (wrong:...).")
+def decide(path: str, jsonl: bool, rules: str | None) -> None:
     """Print the model's outcome for the scenario in PATH (- for stdin)."""
     if not jsonl:
-        outcome = run_scenario(load_scenario(path))
+        try:
+            outcome = decided(parse_json(read_input(path)), rules)
+        except ScenarioError as error:
+            fail(f"{path}: {error}")
         sys.stdout.buffer.write(dumps_pretty(outcome) + b"\n")
         return
     out = sys.stdout.buffer
@@ -63,7 +79,7 @@ def decide(path: str, jsonl: bool) -> None:
         if not line.strip():
             continue
         try:
-            outcome = run_scenario(read_scenario(parse_json(line)))
+            outcome = decided(parse_json(line), rules)
         except ScenarioError as error:
             out.flush()
             fail(f"{path}: line {number}: {error}")

@@ -6,7 +6,9 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gateproof.conformance.proofs.decode import replay, scenario_documents
+from gateproof.conformance.proofs.decode import scenario_documents
+from gateproof.conformance.proofs.domains import SENDS
+from gateproof.conformance.proofs.replay import replay
 from gateproof.conformance.proofs.send import Send, semantics_of
 from gateproof.model import lattice
 from gateproof.model.fold import fold
@@ -100,7 +102,7 @@ def test_the_proofs_send_decides_as_the_model_does(send, version):
     """Decoded into a scenario and run through the model, a send gets the verdict the proofs compute for it."""
     semantics = semantics_of(VERSIONS[version])
     expected = semantics.judge(send, CONCRETE)
-    _, (replayed,) = replay(scenario_documents("differential", "the model agrees", semantics, (send,)), semantics)
+    _, (replayed,) = replay(SENDS, scenario_documents("differential", "the model agrees", semantics, (send,)), semantics)
     assert (replayed.declared, replayed.source, replayed.kind, replayed.sent) == (
         expected.declared, expected.source, expected.kind, expected.sent,
     )

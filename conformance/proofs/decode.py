@@ -13,7 +13,6 @@ import re
 
 from gateproof.model.ladder import DataClass
 from gateproof.model.lattice import DECISION_KINDS, NO_SOURCE, UNDECLARED
-from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.zones import TrustZone
 
 from .send import Semantics, Send, Verdict
@@ -87,7 +86,7 @@ def scenario_documents(title: str, claim: str, semantics: Semantics, sends: tupl
             "gateproof": 1,
             "id": f"counterexample/{title}/{semantics.name}/{mode}",
             "description": _description(title, claim, semantics, mode),
-            "rules": semantics.rules.name,
+            "rules": semantics.document_rules,
             "world": {
                 "providers": [{"identifier": _provider(zone), "zone": zone.value} for zone in _ZONES],
                 "models": [{"identifier": _model(zone.rank), "provider": _provider(zone)} for zone in _ZONES],
@@ -104,7 +103,7 @@ def _description(title: str, claim: str, semantics: Semantics, mode: str) -> str
     if semantics.is_model_version:
         under = f"the rules {semantics.name}, which this scenario names, so decide shows it"
     else:
-        under = f"the wrong rule {semantics.name} ({semantics.description}); run under the model's own rules it shows the right answer instead"
+        under = f"the wrong rule {semantics.name} ({semantics.description}); replay it with decide --rules {semantics.name}"
     return (
         f"A counterexample to {title} ({claim}) under {under}. Enforcement is in {mode} mode; "
         "each send follows a classify step showing what its configuration alone declares."
@@ -128,21 +127,3 @@ def verdicts_of(outcome: dict) -> list[Verdict]:
             sent=result["sent"],
         ))
     return verdicts
-
-
-def replay(documents: list[tuple[dict, list[int]]], semantics: Semantics) -> tuple[list[dict], list[Verdict]]:
-    """Run the documents through the model under ``semantics``: the outcomes, and the verdicts in send order."""
-    outcomes, by_send = [], {}
-    with semantics.in_force():
-        for document, held in documents:
-            outcome = run_scenario(read_scenario(document))
-            outcomes.append(outcome)
-            by_send.update(zip(held, verdicts_of(outcome)))
-    return outcomes, [by_send[index] for index in sorted(by_send)]
-
-
-def decoded_counterexample(title: str, claim: str, semantics: Semantics, sends: tuple[Send, ...]) -> list[tuple[dict, dict]]:
-    """The counterexample's scenario documents, each with its outcome under ``semantics``."""
-    documents = scenario_documents(title, claim, semantics, sends)
-    outcomes, _ = replay(documents, semantics)
-    return [(document, outcome) for (document, _), outcome in zip(documents, outcomes)]
