@@ -4,18 +4,21 @@ A :class:`GatewayCall` abstracts a call to what decides it: which tool, the
 proposal's fields (each a key and whether its value is an identifier
 string), and the facts the host's session and stored records hold about the
 session, the case and the destination. ``bound`` is the number of fields a
-proposal may carry. :func:`lab_reason` is the lab-001 precedence of
-``gateproof.model.gateway`` restated over those facts; it is tied to
-``decide_call`` by the differential test in ``tests/test_proofs_gateway.py``,
-because the model's checks read records and strings that have no z3 form here.
+proposal may carry. :func:`lab_reason` decides it by the model's own checks
+and precedence (``shape_checks``, ``session_check``,
+``authorization_checks``, ``first_failed_reason``), written once for
+values and z3 terms. What is restated here, the facts read from records and
+the fields of a JSON object, is tied to ``decide_call`` by the differential
+test in ``tests/test_proofs_gateway.py``.
 """
 
 from __future__ import annotations
 
 import z3
-from attrs import frozen
+from attrs import evolve, frozen
 
-from gateproof.model.gateway.arguments import TOOLS
+from gateproof.model.gateway.arguments import ALLOWED, REASON_CODES, TOOLS, first_failed_reason, shape_checks
+from gateproof.model.gateway.authorize import AuthorizationFacts, authorization_checks, lab_destination_checks, session_check
 
 #: The tools by index; an index past the catalogue is a name the gateway does not know.
 TOOL_NAMES = tuple(TOOLS)
@@ -26,16 +29,8 @@ DECLARED_KEYS = ("case_id", "destination_id")
 CASE_KEY, DESTINATION_KEY = 0, 1
 FORGED_KEY = len(DECLARED_KEYS)
 FORGED_FIELD = "approved_by"
-#: Every reason a gateway may give, by index; 0 is the allowed call.
-REASONS = (
-    "allowed", "unknown_tool", "malformed_input", "extra_arguments", "missing_argument", "session_invalid",
-    "role_denied", "destination_denied", "approval_required", "case_not_found", "tenant_mismatch", "not_assigned",
-)
-ALLOWED = 0
-
-
-def reason_index(reason: str) -> int:
-    return REASONS.index(reason)
+#: Every reason a gateway may give, by index; :data:`ALLOWED` is the allowed call.
+REASONS = REASON_CODES
 
 
 @frozen
@@ -130,45 +125,35 @@ def is_well_formed(call: GatewayCall, ops):
     return ops.And(call.tool != UNKNOWN_TOOL, call.arguments_object, ops.Not(has_extra(call, ops)), ops.Not(has_missing(call, ops)), declared_values_ok(call, ops))
 
 
-def first_failure(checks, ops):
-    """G001.13: the reason of the first check that fails, in the order given; ``allowed`` when all hold."""
-    reason = ALLOWED
-    for holds, reason_name in reversed(checks):
-        reason = ops.If(holds, reason, reason_index(reason_name))
-    return reason
+def facts_of_call(call: GatewayCall) -> AuthorizationFacts:
+    return AuthorizationFacts(call.support, call.supervisor, call.case_exists, call.same_tenant, call.assigned)
 
 
-def shape_checks(call: GatewayCall, ops, extra=None):
-    return [
-        (call.tool != UNKNOWN_TOOL, "unknown_tool"),
-        (call.arguments_object, "malformed_input"),
-        (ops.Not(has_extra(call, ops) if extra is None else extra), "extra_arguments"),
-        (ops.Not(has_missing(call, ops)), "missing_argument"),
-        (declared_values_ok(call, ops), "malformed_input"),
-    ]
+def applied(checks, ops) -> tuple:
+    """Each (check, applies) pair as one check that holds wherever it does not apply to the tool."""
+    return tuple(evolve(check, passed=ops.Or(ops.Not(applies), check.passed)) for check, applies in checks)
 
 
-def authorization_checks(call: GatewayCall, ops, role=None, destination=None, assigned=None):
-    """G001.6–G001.12 in precedence order; the keyword arguments let a wrong variant replace one condition."""
-    exporting = call.tool == EXPORT
-    assigned = call.assigned if assigned is None else assigned
-    role_check = (ops.Or(ops.Not(exporting), call.support if role is None else role), "role_denied")
-    destination_checks = destination or [
-        (ops.Or(ops.Not(exporting), ops.And(call.destination_configured, call.destination_internal)), "destination_denied"),
-    ]
-    return [
-        (call.session_valid, "session_invalid"),
-        role_check,
-        *destination_checks,
-        (call.case_exists, "case_not_found"),
-        (call.same_tenant, "tenant_mismatch"),
-        (ops.If(exporting, assigned, ops.Or(assigned, call.supervisor)), "not_assigned"),
-    ]
+def lab_checks(call: GatewayCall, ops, facts=None, destination=None, no_extra=None) -> tuple:
+    """Every lab-001 check of the call in the order ``decide_call`` makes them: shape, session, authorization.
+
+    The keyword arguments let a wrong variant replace the facts, the
+    destination checks or what counts as an extra field.
+    """
+    if destination is None:
+        destination = lab_destination_checks(call.destination_configured, call.destination_internal, ops)
+    shape = shape_checks(
+        call.tool != UNKNOWN_TOOL, call.arguments_object,
+        ops.Not(has_extra(call, ops)) if no_extra is None else no_extra,
+        ops.Not(has_missing(call, ops)), declared_values_ok(call, ops),
+    )
+    authorization = authorization_checks(call.tool == EXPORT, facts_of_call(call) if facts is None else facts, destination, ops)
+    return (*shape, session_check(call.session_valid), *applied(authorization, ops))
 
 
 def lab_reason(call: GatewayCall, ops):
-    """The lab-001 reason for the call: the shape checks, then the authorization checks."""
-    return first_failure(shape_checks(call, ops) + authorization_checks(call, ops), ops)
+    """The lab-001 reason for the call, as an index into :data:`REASONS`."""
+    return first_failed_reason(lab_checks(call, ops), ops)
 
 
 def verdict_of_reason(reason, ops) -> GatewayVerdict:

@@ -16,28 +16,32 @@ import copy
 from gateproof.conformance.implementations import unsafe_gateway
 from gateproof.model.scenario import read_scenario, run_scenario
 
+from attrs import evolve
+
+from gateproof.model.gateway.arguments import Check, first_failed_reason
+
 from .gateway_call import (
-    EXPORT, FORGED_FIELD, FORGED_KEY, UNKNOWN_TOOL, authorization_checks, declared_values_ok, first_failure,
-    has_field, has_extra, has_missing, shape_checks,
+    FORGED_FIELD, FORGED_KEY, UNKNOWN_TOOL, declared_values_ok, facts_of_call, has_extra, has_field, has_missing, lab_checks,
 )
 from .send import WRONG_PREFIX, Semantics
 
 
 def unsafe_reason(call, ops):
     """The unsafe baseline: a known tool, string values for the declared fields and a stored case are all it asks."""
-    return first_failure([
-        (call.tool != UNKNOWN_TOOL, "unknown_tool"),
-        (ops.And(call.arguments_object, ops.Not(has_missing(call, ops)), declared_values_ok(call, ops)), "malformed_input"),
-        (call.case_exists, "case_not_found"),
-    ], ops)
+    return first_failed_reason((
+        Check("G001.1", "known tool", "unknown_tool", call.tool != UNKNOWN_TOOL),
+        Check("G001.2", "declared fields hold strings", "malformed_input",
+              ops.And(call.arguments_object, ops.Not(has_missing(call, ops)), declared_values_ok(call, ops))),
+        Check("G001.9", "case exists", "case_not_found", call.case_exists),
+    ), ops)
 
 
 def forged_authority_reason(call, ops):
     """An ``approved_by`` field is accepted, and taken as granting the support role."""
-    forged = has_field(call, FORGED_KEY, ops)
-    extra = has_extra(call, ops, ignored=(FORGED_KEY,))
-    checks = shape_checks(call, ops, extra=extra) + authorization_checks(call, ops, role=ops.Or(call.support, forged))
-    return first_failure(checks, ops)
+    facts = facts_of_call(call)
+    facts = evolve(facts, support=ops.Or(facts.support, has_field(call, FORGED_KEY, ops)))
+    no_extra = ops.Not(has_extra(call, ops, ignored=(FORGED_KEY,)))
+    return first_failed_reason(lab_checks(call, ops, facts=facts, no_extra=no_extra), ops)
 
 
 def _trusting_forged_authority(document: dict) -> dict:
@@ -54,7 +58,7 @@ def _trusting_forged_authority(document: dict) -> dict:
 
 def skips_assignment_reason(call, ops):
     """The assignment is never checked: every session counts as assigned to every case."""
-    return first_failure(shape_checks(call, ops) + authorization_checks(call, ops, assigned=True), ops)
+    return first_failed_reason(lab_checks(call, ops, facts=evolve(facts_of_call(call), assigned=True)), ops)
 
 
 def _assigning_everyone(document: dict) -> dict:
@@ -67,12 +71,11 @@ def _assigning_everyone(document: dict) -> dict:
 
 def approval_for_every_export_reason(call, ops):
     """Every export needs a recorded approval, internal destinations too, so an export the rules allow is refused."""
-    exporting = call.tool == EXPORT
-    destination = [
-        (ops.Or(ops.Not(exporting), call.destination_configured), "destination_denied"),
-        (ops.Not(exporting), "approval_required"),
-    ]
-    return first_failure(shape_checks(call, ops) + authorization_checks(call, ops, destination=destination), ops)
+    destination = (
+        Check("G001.8", "destination is configured", "destination_denied", call.destination_configured),
+        Check("G002.5", "an approval names this exact action", "approval_required", False),
+    )
+    return first_failed_reason(lab_checks(call, ops, destination=destination), ops)
 
 
 def _every_destination_external(document: dict) -> dict:
