@@ -1,4 +1,4 @@
-"""What the proofs abstract away is tied to the model: forced de-duplication by name, the raw switch, the fallback chain.
+"""What the proofs abstract away is tied to the model: forced de-duplication by name, the fallback chain; and the raw switch's two readings agree.
 
 Each test restates the abstracted rule independently, builds the value the
 proofs reason about from a generated case, and checks that the model's
@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 
+import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gateproof.conformance.proofs.decode import scenario_documents, verdicts_of
 from gateproof.conformance.proofs.send import Send, semantics_of, verdict_over
 from gateproof.conformance.strategies import raw_switches, send_steps, worlds
-from gateproof.model import lattice
+from gateproof.model import enforcement, lattice
 from gateproof.model.enforcement import is_enforcing
 from gateproof.model.lattice import CONCRETE, NO_SOURCE, UNDECLARED
 from gateproof.model.ladder import DataClass
@@ -23,6 +24,7 @@ from gateproof.model.records import Configuration, LlmModel, Provider, World
 from gateproof.model.resolution import resolve_zone, zone_of_model
 from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.scenario.run import resolve_forced_set, trace_send
+from gateproof.model.symbolic import Z3
 from gateproof.model.sources import Source, configuration_sources, declared_class_of, skill_name, snippet_name
 from gateproof.model.versions import LATEST
 from gateproof.model.zones import STRICTEST_ZONE, TrustZone
@@ -78,12 +80,15 @@ raw_values = st.one_of(raw_switches(), st.builds(lambda a, word, b: a + word + b
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(UNDECLARED, len(DataClass) - 1), min_size=1, max_size=4), st.integers(0, len(TrustZone) - 1), raw_values)
-def test_C113_1_the_raw_switch_decides_as_its_boolean_in_the_proofs(ranks, zone, raw):
-    """A send replayed under any raw switch value is decided as the proofs decide it with the boolean C113.1 gives."""
+def test_C113_1_the_raw_switch_decides_as_the_proofs_read_it(ranks, zone, raw):
+    """The switch's text is read alike by the model, by its z3 interpretation and by the rule restated; a send under it replays as the proofs decide it."""
     enforcing = not observes(raw)
     assert is_enforcing(raw) == enforcing
+    if isinstance(raw, str):
+        assert z3.is_true(z3.simplify(enforcement.observes(z3.StringVal(raw), Z3))) == (not enforcing)
     bound = len(ranks)
-    send = Send(tuple(ranks), (True,) * bound, (False,) * bound, zone, (), (), enforcing)
+    switch = raw if isinstance(raw, str) else None
+    send = Send(tuple(ranks), (True,) * bound, (False,) * bound, zone, (), (), enforcing, switch)
     semantics = semantics_of(LATEST)
     ((document, _),) = scenario_documents("switch", "the switch is read as the proofs read it", semantics, (send,))
     world = dict(document["world"])
@@ -91,6 +96,7 @@ def test_C113_1_the_raw_switch_decides_as_its_boolean_in_the_proofs(ranks, zone,
         del world["enforcement"]  # a value never stored
     else:
         world["enforcement"] = raw
+    assert switch is None or document["world"]["enforcement"] == raw
     (shown,) = verdicts_of(run_scenario(read_scenario({**document, "world": world})))
     expected = semantics.judge(send, CONCRETE)
     assert (shown.declared, shown.source, shown.kind, shown.sent) == (expected.declared, expected.source, expected.kind, expected.sent)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from gateproof.model.enforcement import mode_label
 from gateproof.model.ladder import DataClass
 from gateproof.model.lattice import DECISION_KINDS, NO_SOURCE, UNDECLARED
 from gateproof.model.zones import TrustZone
@@ -71,41 +72,48 @@ def scenario_documents(title: str, claim: str, semantics: Semantics, sends: tupl
     ``title`` names the scenario (an invariant id); ``claim`` is what the
     sends break, for the description.
     """
-    switches = list(dict.fromkeys(send.enforcing for send in sends))
-    documents = []
-    for enforcing in switches:
-        held = [index for index, send in enumerate(sends) if send.enforcing == enforcing]
+    switches = list(dict.fromkeys(_switch_text(send) for send in sends))
+    documents, labels = [], []
+    for switch in switches:
+        held = [index for index, send in enumerate(sends) if _switch_text(send) == switch]
         configurations, snippets, steps = [], [], []
         for index in held:
             more_configurations, more_snippets, more_steps = _send_records(index + 1, sends[index])
             configurations += more_configurations
             snippets += more_snippets
             steps += more_steps
-        mode = "enforce" if enforcing else "observe"
+        mode = mode_label(sends[held[0]].enforcing)
+        label = mode if mode not in labels else f"{mode}-{len(labels) + 1}"
+        labels.append(label)
         documents.append(({
             "gateproof": 1,
-            "id": f"counterexample/{title}/{semantics.name}/{mode}",
-            "description": _description(title, claim, semantics, mode),
+            "id": f"counterexample/{title}/{semantics.name}/{label}",
+            "description": _description(title, claim, semantics, mode, switch),
             "rules": semantics.document_rules,
             "world": {
                 "providers": [{"identifier": _provider(zone), "zone": zone.value} for zone in _ZONES],
                 "models": [{"identifier": _model(zone.rank), "provider": _provider(zone)} for zone in _ZONES],
                 "configurations": configurations,
                 "snippets": snippets,
-                "enforcement": mode,
+                "enforcement": switch,
             },
             "steps": steps,
         }, held))
     return documents
 
 
-def _description(title: str, claim: str, semantics: Semantics, mode: str) -> str:
+def _switch_text(send: Send) -> str:
+    """The switch's raw text a send's document stores: the story's own, or the plain word for its mode."""
+    return mode_label(send.enforcing) if send.switch is None else send.switch
+
+
+def _description(title: str, claim: str, semantics: Semantics, mode: str, switch: str) -> str:
     if semantics.is_model_version:
         under = f"the rules {semantics.name}, which this scenario names, so decide shows it"
     else:
         under = f"the wrong rule {semantics.name} ({semantics.description}); replay it with decide --rules {semantics.name}"
     return (
-        f"A counterexample to {title} ({claim}) under {under}. Enforcement is in {mode} mode; "
+        f"A counterexample to {title} ({claim}) under {under}. Enforcement is in {mode} mode (the switch reads {switch!r}); "
         "each send follows a classify step showing what its configuration alone declares."
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import attrs
@@ -58,7 +59,14 @@ def _value(model: z3.ModelRef, term):
     if not z3.is_expr(term):
         return term
     value = model.eval(term, model_completion=True)
+    if z3.is_string_value(value):
+        return _unescaped(value.as_string())
     return value.as_long() if z3.is_int_value(value) else z3.is_true(value)
+
+
+def _unescaped(text: str) -> str:
+    """A z3 string literal as Python text: z3 writes characters outside printable ASCII as ``\\u{hex}``."""
+    return re.sub(r"\\u\{([0-9a-fA-F]+)\}", lambda match: chr(int(match.group(1), 16)), text)
 
 
 def concrete_subject(model: z3.ModelRef, subject):

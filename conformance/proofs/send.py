@@ -48,6 +48,8 @@ class Send:
     fallback_zones: tuple
     fallback_listed: tuple
     enforcing: object
+    #: The switch's raw text when a story reads it (C113.1); None: a plain enforce or observe.
+    switch: object = None
 
     @property
     def bound(self) -> int:
