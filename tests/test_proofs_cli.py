@@ -103,3 +103,12 @@ def test_decide_rules_of_the_other_family_exits_2_naming_it():
         result = CliRunner().invoke(main, ["decide", "--rules", rules, example])
         assert result.exit_code == 2
         assert f"--rules {rules} does not apply" in result.output
+
+
+def test_decide_jsonl_applies_the_rules_to_every_line(tmp_path):
+    example = json.loads((Path(__file__).resolve().parent.parent / "examples" / "adr-175-tie-names-one-source.json").read_text())
+    lines = (json.dumps(example) + "\n") * 2
+    result = CliRunner().invoke(main, ["decide", "--jsonl", "--rules", "adr-166"], input=lines)
+    assert result.exit_code == 0, result.output
+    outcomes = [json.loads(line) for line in result.output.splitlines()]
+    assert [outcome["rules"] for outcome in outcomes] == ["adr-166", "adr-166"]
