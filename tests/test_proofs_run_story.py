@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from gateproof.conformance.lifecycle_strategies import run_stories, story_worlds, without_classes
 from gateproof.conformance.proofs.domains import RUN_STORIES
 from gateproof.conformance.proofs.replay import replay, semantics_named
-from gateproof.conformance.proofs.run_story import ForcedRecords, RunStory
+from gateproof.conformance.proofs.run_story import OWN_NAME, ForcedRecords, RunStory
 from gateproof.model.ladder import DataClass
 from gateproof.model.lattice import CONCRETE, UNDECLARED
 from gateproof.model.scenario import read_scenario, run_scenario
@@ -35,7 +35,8 @@ def forced_records(draw):
 
 @st.composite
 def concrete_stories(draw):
-    return RunStory(draw(_fixed(ranks)), draw(_fixed(flags)), draw(forced_records()), draw(forced_records()))
+    aliases = draw(_fixed(st.sampled_from([OWN_NAME, 0, 1])))  # few names, so that they collide
+    return RunStory(draw(_fixed(ranks)), draw(_fixed(flags)), draw(forced_records()), draw(forced_records()), aliases)
 
 
 @settings(max_examples=200, deadline=None)

@@ -12,11 +12,13 @@ send. The story machinery around them (parsing uids, storage changes, run
 states) is tied to ``run_scenario`` by the differential test in
 ``tests/test_proofs_run_story.py``.
 
-Each record is asked for at most once and keeps its class; names are
-distinct, so a forced source is never de-duplicated against another
-(C164.3 is tied by its own differential test). The zone is the least
-trusted and the switch observes, so every declared send is observed and the
-run goes on to its suspension and resume.
+Each record is asked for at most once and keeps its class. A forced
+snippet may carry the name of one of the configuration's sources, and the
+gate then lists it only when that source is not listed (C164.3, restated
+here over names); other names are distinct. A source is identified by its
+name, so a verdict names a record id that a replay can read back. The zone
+is the least trusted and the switch observes, so every declared send is
+observed and the run goes on to its suspension and resume.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from gateproof.model.versions import ALL_BY_NAME, ENABLED
 from gateproof.model.zones import STRICTEST_ZONE
 
 from .send import HIGHEST_CLASS_RANK, Send, Verdict
+
+OWN_NAME = -1
 
 
 @frozen
@@ -55,6 +59,8 @@ class RunStory:
     configuration_listed: tuple
     snippets: ForcedRecords
     skills: ForcedRecords
+    #: Per forced snippet, the configuration source whose name it carries, or :data:`OWN_NAME`.
+    snippet_aliases: tuple
 
     @property
     def bound(self) -> int:
@@ -82,12 +88,14 @@ def fresh_story(name: str, bound: int) -> RunStory:
         tuple(z3.Bool(f"{name}.configuration_listed{i}") for i in range(bound)),
         fresh_records(f"{name}.snippet", bound),
         fresh_records(f"{name}.skill", bound),
+        tuple(z3.Int(f"{name}.snippet_alias{i}") for i in range(bound)),
     )
 
 
 def well_formed_story(story: RunStory) -> list:
     ranks = (*story.configuration_ranks, *story.snippets.ranks, *story.skills.ranks)
     facts = [z3.And(UNDECLARED <= rank, rank <= HIGHEST_CLASS_RANK) for rank in ranks]
+    facts += [z3.And(OWN_NAME <= alias, alias < story.bound) for alias in story.snippet_aliases]
     for records in (story.snippets, story.skills):
         facts += [z3.And(0 <= place, place < records.bound) for place in records.name_order]
         if records.bound > 1:
@@ -114,6 +122,30 @@ def _looked_up(records: ForcedRecords, asked: tuple, lookup: str, deleted: tuple
     return (_in_name_order(records, records.ranks, ops), _in_name_order(records, found, ops), _in_name_order(records, tuple(ids), ops))
 
 
+def _named_like_an_earlier_source(story: RunStory, found: tuple, ops) -> tuple:
+    """C164.3: per forced snippet, whether a listed configuration source or an earlier forced one already carries its name."""
+    aliases = story.snippet_aliases
+    return tuple(
+        ops.And(alias != OWN_NAME, ops.Or(
+            False,
+            *(ops.And(alias == position, listed) for position, listed in enumerate(story.configuration_listed)),
+            *(ops.And(found[earlier], aliases[earlier] == alias) for earlier in range(index)),
+        ))
+        for index, alias in enumerate(aliases)
+    )
+
+
+def _snippet_ids(story: RunStory, own_ids, ops) -> tuple:
+    """A forced snippet's id is its name's: a configuration source's when it carries that name."""
+    return tuple(ops.If(alias == OWN_NAME, own, alias) for alias, own in zip(story.snippet_aliases, own_ids))
+
+
+def _deduplicated(story: RunStory, slots, ops):
+    ranks, found, ids = slots
+    duplicate = _named_like_an_earlier_source(story, found, ops)
+    return ranks, tuple(ops.And(f, ops.Not(d)) for f, d in zip(found, duplicate)), ids
+
+
 def _send(story: RunStory, snippet_slots, skill_slots) -> tuple[Send, tuple]:
     ranks = (*story.configuration_ranks, *snippet_slots[0], *skill_slots[0])
     listed = (*story.configuration_listed, *snippet_slots[1], *skill_slots[1])
@@ -131,7 +163,10 @@ def story_sends(story: RunStory, rules, ops) -> tuple[tuple[Send, tuple], tuple[
     rebuilds each kind from the stored uids through its resume lookup
     against the records as they are then.
     """
-    _, snippet_ids, skill_ids = story.record_ids()
+    if ALL_BY_NAME in (rules.composition_skill_lookup, rules.resume_snippet_lookup):
+        raise ValueError(f"{rules.name}: only a resume of skills is looked up by name")
+    _, own_snippet_ids, skill_ids = story.record_ids()
+    snippet_ids = _snippet_ids(story, own_snippet_ids, ops)
     never = tuple(False for _ in range(story.snippets.bound))
     composed_snippets = _looked_up(story.snippets, story.snippets.requested, ENABLED, never, story.snippets.on_at_start, snippet_ids, ops)
     composed_skills = _looked_up(
@@ -147,7 +182,11 @@ def story_sends(story: RunStory, rules, ops) -> tuple[tuple[Send, tuple], tuple[
             for asked, found in zip(records.requested, composed[1])
         )
         resumed.append(_looked_up(records, stored, lookup, records.deleted_at_resume, records.on_at_resume, ids, ops))
-    return _send(story, composed_snippets, composed_skills), _send(story, *resumed)
+    # Snippets are never looked up by name, so slot i is snippet i and the de-duplication applies slot by slot.
+    return (
+        _send(story, _deduplicated(story, composed_snippets, ops), composed_skills),
+        _send(story, _deduplicated(story, resumed[0], ops), resumed[1]),
+    )
 
 
 def named_record(verdict: Verdict, ids: tuple, ops) -> Verdict:

@@ -15,7 +15,7 @@ from gateproof.model.ladder import DataClass
 from gateproof.model.lattice import DECISION_KINDS, NO_SOURCE, UNDECLARED
 from gateproof.model.zones import STRICTEST_ZONE
 
-from .run_story import ForcedRecords, RunStory
+from .run_story import OWN_NAME, ForcedRecords, RunStory
 from .send import Verdict
 
 _CLASSES = tuple(DataClass)
@@ -27,12 +27,14 @@ def _class_value(rank: int) -> str | None:
     return None if rank == UNDECLARED else _CLASSES[rank].value
 
 
-def _forced_records(records: ForcedRecords, ids: range, kind: str) -> list[dict]:
+def _forced_records(records: ForcedRecords, ids: range, kind: str, aliases: tuple = ()) -> list[dict]:
     switch = "active" if kind == "snippet" else "enabled"
     listed = []
     for index, (record_id, rank) in enumerate(zip(ids, records.ranks)):
         if kind == "snippet":
-            fields = {"identifier": f"forced-snippet-{record_id}", "name": f"forced-snippet-{record_id}"}
+            # Carrying a configuration source's name makes the gate list it once (C164.3).
+            name = f"configuration-{aliases[index]}" if aliases[index] != OWN_NAME else f"forced-snippet-{record_id}"
+            fields = {"identifier": name, "name": name}
         else:
             # Zero-padded place first: sorting by name is sorting by the story's name order.
             fields = {"name": f"forced-skill-{records.name_order[index]:02d}-{record_id}"}
@@ -76,7 +78,7 @@ def story_document(title: str, claim: str, semantics, story: RunStory, number: i
             "providers": [{"identifier": "provider", "zone": STRICTEST_ZONE.value}],
             "models": [{"identifier": "model", "provider": "provider"}],
             "configurations": [{"identifier": CONFIGURATION, "model": "model", "snippet_tags": TAG}],
-            "snippets": own + _forced_records(story.snippets, snippet_ids, "snippet"),
+            "snippets": own + _forced_records(story.snippets, snippet_ids, "snippet", story.snippet_aliases),
             "skills": _forced_records(story.skills, skill_ids, "skill"),
             "enforcement": "observe",
         },
