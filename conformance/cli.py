@@ -10,15 +10,16 @@ import sys
 
 import click
 
-from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
+from gateproof.model.scenario import ScenarioError, read_scenario
 
-from .bulk import decide_lines
+from .bulk import decide_lines, decided
 from .cli_corpus import corpus
 from .cli_diff import diff
 from .cli_prove import prove
 from .cli_verify import verify
 from .documents import dumps_pretty, parse_json
 from .explain import explain_scenario
+from .proofs.replay import decide_names
 
 USAGE_ERROR = 2
 
@@ -55,15 +56,20 @@ def main() -> None:
 @click.argument("path", default="-")
 @click.option("--jsonl", is_flag=True, help="One scenario per line in, one outcome per line out.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="With --jsonl: worker processes deciding lines in parallel.")
-def decide(path: str, jsonl: bool, jobs: int) -> None:
+@click.option("--rules", "rules", type=click.Choice(decide_names()), default=None,
+              help="Decide under these rules instead of the scenario's own: a rule version, or a deliberately wrong variant (wrong:...).")
+def decide(path: str, jsonl: bool, jobs: int, rules: str | None) -> None:
     """Print the model's outcome for the scenario in PATH (- for stdin)."""
     if not jsonl:
-        outcome = run_scenario(load_scenario(path))
+        try:
+            outcome = decided(parse_json(read_input(path)), rules)
+        except ScenarioError as error:
+            fail(f"{path}: {error}")
         sys.stdout.buffer.write(dumps_pretty(outcome) + b"\n")
         return
     out = sys.stdout.buffer
     stream = sys.stdin.buffer if path == "-" else open_or_fail(path)
-    for number, result in decide_lines(stream, jobs):
+    for number, result in decide_lines(stream, jobs, rules):
         if isinstance(result, ScenarioError):
             out.flush()
             fail(f"{path}: line {number}: {result}")

@@ -18,9 +18,9 @@ from gateproof.model.versions import DEFAULT_VERSION
 
 from .documents import dumps_pretty
 from .proofs.catalog import BY_ID
-from .proofs.decode import decoded_counterexample
-from .proofs.wrong_rules import PREFIX as WRONG_PREFIX
 from .proofs.engine import COUNTEREXAMPLE, DEFAULT_TIMEOUT_SECONDS, PROVED, Result, prove_catalog, rule_names, semantics_named
+from .proofs.replay import decoded_counterexample
+from .proofs.send import WRONG_PREFIX
 
 FORMAT_VERSION = 1
 MAX_BOUND = 64
@@ -31,7 +31,8 @@ def _counterexample_files(result: Result, decoded: list[tuple[dict, dict]], dire
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for document, outcome in decoded:
-        stem = f"{result.invariant.id}-{document['world']['enforcement']}"
+        # The id ends in what tells a counterexample's documents apart: a switch, a story, a call.
+        stem = f"{result.invariant.id}-{document['id'].rsplit('/', 1)[1]}"
         (directory / f"{stem}.json").write_bytes(dumps_pretty(document) + b"\n")
         (directory / f"{stem}.outcome.json").write_bytes(dumps_pretty(outcome) + b"\n")
         written.append(str(directory / f"{stem}.json"))
@@ -53,6 +54,7 @@ def _result_document(result: Result, decoded, files) -> dict:
             "scenarios": [document for document, _ in decoded],
             "outcomes": [outcome for _, outcome in decoded],
             "files": files,
+            "replay": [replay_command(result.rules, path) for path in files],
         },
     }
 
@@ -67,14 +69,19 @@ def _verdict_text(result: Result) -> str:
     return f"[red]unknown[/red] ({result.reason})"
 
 
-def _replay_hint(rules: str, path: str) -> str:
+def replay_command(rules: str, path: str) -> str:
+    """The command that shows a counterexample file's violation: a wrong variant is named, a rule version is in the file."""
     if rules.startswith(WRONG_PREFIX):
-        return f"{path}: its outcome under {rules} is in {path[: -len('.json')]}.outcome.json; gateproof decide gives the model's own"
-    return f"{path}: gateproof decide {path} shows it"
+        return f"gateproof decide --rules {rules} {path}"
+    return f"gateproof decide {path}"
+
+
+def _replay_hint(rules: str, path: str) -> str:
+    return f"{path}: {replay_command(rules, path)} shows it"
 
 
 def _print_table(results: list[Result], documents: list[dict], rules: str, bound: int, seconds: float) -> None:
-    table = Table(title=f"Invariants under {rules}, at most {bound} sources and {bound} fallbacks per send")
+    table = Table(title=f"Invariants under {rules}, at most {bound} sources, records or fields each")
     table.add_column("id")
     table.add_column("invariant", no_wrap=True)
     table.add_column("result")
@@ -95,7 +102,7 @@ def _print_table(results: list[Result], documents: list[dict], rules: str, bound
 @click.option("--rules", "rules", type=click.Choice(rule_names()), default=DEFAULT_VERSION, show_default=True,
               help="A rule version of the model, or a deliberately wrong variant (wrong:...).")
 @click.option("--bound", type=click.IntRange(1, MAX_BOUND), default=8, show_default=True,
-              help="The most sources, and the most fallbacks, a send may have.")
+              help="The most sources and fallbacks of a send, forced records of each kind in a run story, fields of a call.")
 @click.option("--only", type=click.Choice(sorted(BY_ID)), default=None, help="Prove one invariant by its id.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON document.")
 @click.option("--timeout", type=click.FloatRange(min=0.001), default=DEFAULT_TIMEOUT_SECONDS, show_default=True,
@@ -103,7 +110,7 @@ def _print_table(results: list[Result], documents: list[dict], rules: str, bound
 @click.option("--counterexamples", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write each counterexample as scenario files (and their outcomes under RULES) into this directory.")
 def prove(rules: str, bound: int, only: str | None, as_json: bool, timeout: float, counterexamples: Path | None) -> None:
-    """Prove the trust-ceiling invariants for every send up to BOUND sources, or show a counterexample."""
+    """Prove the invariant catalog for every send, run story or call up to BOUND sources, records or fields, or show a counterexample."""
     semantics = semantics_named(rules)
     started = time.perf_counter()
     results = prove_catalog(semantics, bound, only, timeout)
@@ -112,7 +119,8 @@ def prove(rules: str, bound: int, only: str | None, as_json: bool, timeout: floa
     for result in results:
         decoded, files = None, []
         if result.counterexample is not None:
-            decoded = decoded_counterexample(result.invariant.id, result.invariant.statement, semantics, result.counterexample.sends)
+            entry = result.invariant
+            decoded = decoded_counterexample(entry.domain, entry.id, entry.statement, semantics, result.counterexample.subjects)
             if counterexamples is not None:
                 files = _counterexample_files(result, decoded, counterexamples)
         documents.append(_result_document(result, decoded, files))

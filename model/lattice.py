@@ -13,6 +13,7 @@ Decision kinds are the ints in :data:`DECISION_KINDS`.
 from __future__ import annotations
 
 from .ladder import DataClass
+from .text import normalise_token
 from .zones import CEILINGS, TrustZone
 
 
@@ -38,6 +39,11 @@ class Concrete:
     @staticmethod
     def select(table, index):
         return table[index]
+
+    @staticmethod
+    def normalises_to(text, word):
+        """Whether ``text``, trimmed and ASCII-lowercased the PHP way, is ``word``."""
+        return normalise_token(text) == word
 
 
 CONCRETE = Concrete()

@@ -13,6 +13,7 @@ from typing import Mapping
 
 from attrs import evolve, frozen
 
+from .lattice import CONCRETE
 from .lookups import lookup_all_by_name, lookup_enabled, lookup_existing
 from .records import Skill, Snippet, World
 from .uids import read_queued_uids, read_suspended_uids
@@ -80,6 +81,24 @@ def resolve_on_dequeue(world: World, run: Run, rules: Rules) -> ForcedSet:
     return resolve_for_composition(world, read_queued_uids(run.payload_snippets), read_queued_uids(run.payload_skills), rules)
 
 
+def is_stored_on_suspend(requested, resolved, ops=CONCRETE):
+    """C165.1: a requested uid is stored at a suspend exactly when its record resolved: the run runs with it.
+
+    Written with ``ops`` so the lifecycle proofs store uids by this very rule.
+    """
+    return ops.And(requested, resolved)
+
+
+def _stored_uids(requested: tuple[int, ...], resolved, lookup: str) -> list[int]:
+    if lookup == ALL_BY_NAME:
+        # Resumed through the name-ordered lookup: the run runs with each record once, in name order.
+        return [record.uid for record in resolved]
+    # The other lookups filter uid by uid in the caller's order, so a requested
+    # uid resolved exactly when its record is among those returned.
+    resolved_uids = {record.uid for record in resolved}
+    return [uid for uid in requested if is_stored_on_suspend(True, uid in resolved_uids)]
+
+
 def suspended_state(forced: ForcedSet, rules: Rules) -> dict:
     """C165.1: a suspend stores the uids of the forced records the run is running with; before ADR-165, nothing.
 
@@ -88,7 +107,10 @@ def suspended_state(forced: ForcedSet, rules: Rules) -> dict:
     """
     if not rules.regates_on_resume:
         return {}
-    return {SNIPPET_KEY: [s.uid for s in forced.snippets], SKILL_KEY: [s.uid for s in forced.skills]}
+    return {
+        SNIPPET_KEY: _stored_uids(forced.snippet_uids, forced.snippets, forced.snippet_lookup),
+        SKILL_KEY: _stored_uids(forced.skill_uids, forced.skills, forced.skill_lookup),
+    }
 
 
 def resolve_on_resume(world: World, state: object, rules: Rules) -> ForcedSet:

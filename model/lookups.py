@@ -9,30 +9,43 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence, TypeVar
 
+from .lattice import CONCRETE
 from .records import Snippet
 from .text import ascii_lower, trim
+from .versions import ALL_BY_NAME, ENABLED, EXISTING
 
 R = TypeVar("R")
 
 
-def lookup_enabled(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]:
-    """C166.1, C175.1: the lookup for a prompt assembled now: switched-on, undeleted records only."""
+def is_kept_by(lookup: str, deleted, switched_on, ops=CONCRETE):
+    """C165.4, C166.1, C166.2: whether a lookup returns a stored record it was asked for.
+
+    No lookup returns a deleted record; only the enabled lookup reads the
+    switch. Written with ``ops`` so the lifecycle proofs filter records by
+    this very rule (see ``gateproof.model.lattice``).
+    """
+    if lookup == ENABLED:
+        return ops.And(ops.Not(deleted), switched_on)
+    return ops.Not(deleted)
+
+
+def _lookup_in_caller_order(lookup: str, index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]:
     found = []
     for uid in uids:
         record = index.get(uid)
-        if record is not None and not record.deleted and record.switched_on:
+        if record is not None and is_kept_by(lookup, record.deleted, record.switched_on):
             found.append(record)
     return tuple(found)
+
+
+def lookup_enabled(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]:
+    """C166.1, C175.1: the lookup for a prompt assembled now: switched-on, undeleted records only."""
+    return _lookup_in_caller_order(ENABLED, index, uids)
 
 
 def lookup_existing(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]:
     """C166.2, C175.1, C165.4: the lookup for text already in a transcript: every undeleted record."""
-    found = []
-    for uid in uids:
-        record = index.get(uid)
-        if record is not None and not record.deleted:
-            found.append(record)
-    return tuple(found)
+    return _lookup_in_caller_order(EXISTING, index, uids)
 
 
 def lookup_all_by_name(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]:
@@ -42,7 +55,7 @@ def lookup_all_by_name(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, 
     duplicates and returned the repository's name order, not the caller's.
     """
     wanted = set(uids)
-    found = [record for uid, record in index.items() if uid in wanted and not record.deleted]
+    found = [record for uid, record in index.items() if uid in wanted and is_kept_by(ALL_BY_NAME, record.deleted, record.switched_on)]
     return tuple(sorted(found, key=lambda record: (record.name, record.uid)))
 
 

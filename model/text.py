@@ -8,13 +8,14 @@ would silently accept values the rules reject.
 
 from __future__ import annotations
 
-_TRIMMED = " \t\n\r\0\x0b"
+#: What PHP's ``trim`` strips by default.
+TRIMMED = " \t\n\r\0\x0b"
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def trim(value: str) -> str:
     """Strip the six characters PHP's ``trim`` strips, nothing else."""
-    return value.strip(_TRIMMED)
+    return value.strip(TRIMMED)
 
 
 def ascii_lower(value: str) -> str:

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from gateproof.conformance.strategies import ceiling_scenarios
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 
+# JSON itself has no integer limit, but a document is written as bytes (orjson) only within 64 bits.
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
     max_leaves=20,
 )

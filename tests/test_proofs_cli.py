@@ -64,3 +64,51 @@ def test_bad_options_exit_2_without_a_traceback(arguments):
     assert result.exit_code == 2
     assert "Traceback" not in result.output
     assert "Invalid value" in result.output
+
+
+from gateproof.conformance.proofs.replay import WRONG_VARIANTS  # noqa: E402
+
+
+@pytest.mark.parametrize("variant", sorted(WRONG_VARIANTS))
+def test_every_wrong_variants_counterexample_replays_through_decide_rules(variant, tmp_path):
+    result = run("--rules", variant, "--bound", "4", "--counterexamples", str(tmp_path))
+    assert result.exit_code == 1
+    scenarios = sorted(p for p in tmp_path.glob("*.json") if not p.name.endswith(".outcome.json"))
+    assert scenarios
+    for scenario in scenarios:
+        assert f"gateproof decide --rules {variant} {scenario}" in result.output
+        decided = CliRunner().invoke(main, ["decide", "--rules", variant, str(scenario)])
+        assert decided.exit_code == 0, decided.output
+        assert json.loads(decided.output) == json.loads(scenario.with_suffix(".outcome.json").read_text())
+
+
+def test_the_json_report_carries_the_replay_command(tmp_path):
+    result = run("--rules", "wrong:skips-assignment", "--only", "I014", "--bound", "3", "--json", "--counterexamples", str(tmp_path))
+    (entry,) = json.loads(result.output)["results"]
+    (path,) = entry["counterexample"]["files"]
+    assert entry["counterexample"]["replay"] == [f"gateproof decide --rules wrong:skips-assignment {path}"]
+
+
+def test_decide_rules_overrides_the_scenarios_version():
+    example = str(Path(__file__).resolve().parent.parent / "examples" / "adr-175-tie-names-one-source.json")
+    own = json.loads(CliRunner().invoke(main, ["decide", example]).output)
+    under_166 = json.loads(CliRunner().invoke(main, ["decide", "--rules", "adr-166", example]).output)
+    assert under_166["rules"] == "adr-166"
+    assert [r.get("source") for r in own["results"]] != [r.get("source") for r in under_166["results"]]
+
+
+def test_decide_rules_of_the_other_family_exits_2_naming_it():
+    example = str(Path(__file__).resolve().parent.parent / "examples" / "forced-snippet-refused.json")
+    for rules in ("wrong:unsafe-gateway", "lab-001"):
+        result = CliRunner().invoke(main, ["decide", "--rules", rules, example])
+        assert result.exit_code == 2
+        assert f"--rules {rules} does not apply" in result.output
+
+
+def test_decide_jsonl_applies_the_rules_to_every_line(tmp_path):
+    example = json.loads((Path(__file__).resolve().parent.parent / "examples" / "adr-175-tie-names-one-source.json").read_text())
+    lines = (json.dumps(example) + "\n") * 2
+    result = CliRunner().invoke(main, ["decide", "--jsonl", "--rules", "adr-166"], input=lines)
+    assert result.exit_code == 0, result.output
+    outcomes = [json.loads(line) for line in result.output.splitlines()]
+    assert [outcome["rules"] for outcome in outcomes] == ["adr-166", "adr-166"]

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import z3
+from attrs import evolve
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gateproof.conformance.proofs.decode import replay, scenario_documents
+from gateproof.conformance.proofs.decode import scenario_documents
+from gateproof.conformance.proofs.domains import SENDS
+from gateproof.conformance.proofs.replay import replay
 from gateproof.conformance.proofs.send import Send, semantics_of
-from gateproof.model import lattice
+from gateproof.model import lattice, lifecycle, lookups
+from gateproof.model.gateway import arguments, authorize
 from gateproof.model.fold import fold
 from gateproof.model.ladder import DataClass
 from gateproof.model.lattice import CONCRETE, UNDECLARED
@@ -100,9 +104,38 @@ def test_the_proofs_send_decides_as_the_model_does(send, version):
     """Decoded into a scenario and run through the model, a send gets the verdict the proofs compute for it."""
     semantics = semantics_of(VERSIONS[version])
     expected = semantics.judge(send, CONCRETE)
-    _, (replayed,) = replay(scenario_documents("differential", "the model agrees", semantics, (send,)), semantics)
+    _, (replayed,) = replay(SENDS, scenario_documents("differential", "the model agrees", semantics, (send,)), semantics)
     assert (replayed.declared, replayed.source, replayed.kind, replayed.sent) == (
         expected.declared, expected.source, expected.kind, expected.sent,
     )
     if expected.declared != UNDECLARED:
         assert replayed.zone == expected.zone
+
+
+@given(st.sampled_from(["enabled", "existing", "all by name"]), st.booleans(), st.booleans(), st.booleans(), st.booleans())
+def test_lookup_filter_and_suspend_rule_agree_on_values_and_terms(lookup, deleted, switched_on, requested, resolved):
+    concrete = lookups.is_kept_by(lookup, deleted, switched_on)
+    assert concrete == evaluated(lookups.is_kept_by(lookup, symbolic(deleted), symbolic(switched_on), Z3))
+    assert lifecycle.is_stored_on_suspend(requested, resolved) == evaluated(
+        lifecycle.is_stored_on_suspend(symbolic(requested), symbolic(resolved), Z3)
+    )
+
+
+@given(st.lists(st.booleans(), min_size=5, max_size=5), st.booleans(), st.lists(st.booleans(), min_size=5, max_size=5), st.booleans(), st.booleans())
+def test_gateway_checks_and_precedence_agree_on_values_and_terms(shape, valid, facts, configured, internal):
+    """The same checks give the same reason on values and on terms, for either tool."""
+    for exporting in (True, False):
+        def checks(ops, value):
+            authorization = authorize.authorization_checks(
+                value(exporting), authorize.AuthorizationFacts(*map(value, facts)),
+                authorize.lab_destination_checks(value(configured), value(internal), ops), ops,
+            )
+            applying = [evolve(check, passed=ops.Or(ops.Not(applies), check.passed)) for check, applies in authorization]
+            return [*arguments.shape_checks(*map(value, shape)), authorize.session_check(value(valid)), *applying]
+
+        concrete = arguments.first_failed_reason(checks(CONCRETE, lambda v: v))
+        assert concrete == evaluated(arguments.first_failed_reason(checks(Z3, symbolic), Z3))
+        model_order = [check for check, applies in authorize.authorization_checks(
+            exporting, authorize.AuthorizationFacts(*facts), authorize.lab_destination_checks(configured, internal)) if applies]
+        expected = [*arguments.shape_checks(*shape), authorize.session_check(valid), *model_order]
+        assert arguments.REASON_CODES[concrete] == authorize.compute_reason(tuple(arguments.until_first_failure(expected)))

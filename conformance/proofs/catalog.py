@@ -15,19 +15,21 @@ from attrs import frozen
 from gateproof.model.lattice import NO_SOURCE, OBSERVED, PERMITTED, REFUSED, UNDECLARED, UNDECLARED_KIND
 
 from . import stories
+from .domains import SENDS, Domain
 from .send import configuration_positions, verdict_over
 
 
 @frozen
 class Invariant:
     id: str
-    claim: Callable  # (sends, verdicts, ops) -> bool or z3 term
-    story: Callable  # bound -> (sends, facts)
+    claim: Callable  # (subjects, verdicts, ops) -> bool or z3 term
+    story: Callable  # bound -> (subjects, facts)
     rests_on: tuple[str, ...]
     #: Wrong variants that must yield a counterexample: the invariant's teeth.
     teeth: tuple[str, ...]
     #: Model versions whose rules knowingly break the claim.
     departs_in: tuple[str, ...] = ()
+    domain: Domain = SENDS
 
     @property
     def name(self) -> str:
@@ -41,9 +43,9 @@ class Invariant:
 CATALOG: list[Invariant] = []
 
 
-def invariant(id: str, story, rests_on, teeth, departs_in=()):
+def invariant(id: str, story, rests_on, teeth, departs_in=(), domain: Domain = SENDS):
     def register(claim):
-        CATALOG.append(Invariant(id, claim, story, tuple(rests_on), tuple(teeth), tuple(departs_in)))
+        CATALOG.append(Invariant(id, claim, story, tuple(rests_on), tuple(teeth), tuple(departs_in), domain))
         return claim
 
     return register
@@ -176,5 +178,9 @@ def source_order_changes_only_the_named_source(sends, verdicts, ops):
     first, second = verdicts
     return ops.And(first.declared == second.declared, first.kind == second.kind, first.sent == second.sent)
 
+
+# The invariants of run stories and of the gateway register themselves after these.
+from . import catalog_runs  # noqa: E402,F401  (I011 to I013)
+from . import catalog_gateway  # noqa: E402,F401  (I014 onward)
 
 BY_ID = {entry.id: entry for entry in CATALOG}

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
+from gateproof.model.enforcement import mode_label
 from gateproof.model.ladder import DataClass
 from gateproof.model.lattice import DECISION_KINDS, NO_SOURCE, UNDECLARED
-from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.zones import TrustZone
 
 from .send import Semantics, Send, Verdict
@@ -72,41 +72,48 @@ def scenario_documents(title: str, claim: str, semantics: Semantics, sends: tupl
     ``title`` names the scenario (an invariant id); ``claim`` is what the
     sends break, for the description.
     """
-    switches = list(dict.fromkeys(send.enforcing for send in sends))
-    documents = []
-    for enforcing in switches:
-        held = [index for index, send in enumerate(sends) if send.enforcing == enforcing]
+    switches = list(dict.fromkeys(_switch_text(send) for send in sends))
+    documents, labels = [], []
+    for switch in switches:
+        held = [index for index, send in enumerate(sends) if _switch_text(send) == switch]
         configurations, snippets, steps = [], [], []
         for index in held:
             more_configurations, more_snippets, more_steps = _send_records(index + 1, sends[index])
             configurations += more_configurations
             snippets += more_snippets
             steps += more_steps
-        mode = "enforce" if enforcing else "observe"
+        mode = mode_label(sends[held[0]].enforcing)
+        label = mode if mode not in labels else f"{mode}-{len(labels) + 1}"
+        labels.append(label)
         documents.append(({
             "gateproof": 1,
-            "id": f"counterexample/{title}/{semantics.name}/{mode}",
-            "description": _description(title, claim, semantics, mode),
-            "rules": semantics.rules.name,
+            "id": f"counterexample/{title}/{semantics.name}/{label}",
+            "description": _description(title, claim, semantics, mode, switch),
+            "rules": semantics.document_rules,
             "world": {
                 "providers": [{"identifier": _provider(zone), "zone": zone.value} for zone in _ZONES],
                 "models": [{"identifier": _model(zone.rank), "provider": _provider(zone)} for zone in _ZONES],
                 "configurations": configurations,
                 "snippets": snippets,
-                "enforcement": mode,
+                "enforcement": switch,
             },
             "steps": steps,
         }, held))
     return documents
 
 
-def _description(title: str, claim: str, semantics: Semantics, mode: str) -> str:
+def _switch_text(send: Send) -> str:
+    """The switch's raw text a send's document stores: the story's own, or the plain word for its mode."""
+    return mode_label(send.enforcing) if send.switch is None else send.switch
+
+
+def _description(title: str, claim: str, semantics: Semantics, mode: str, switch: str) -> str:
     if semantics.is_model_version:
         under = f"the rules {semantics.name}, which this scenario names, so decide shows it"
     else:
-        under = f"the wrong rule {semantics.name} ({semantics.description}); run under the model's own rules it shows the right answer instead"
+        under = f"the wrong rule {semantics.name} ({semantics.description}); replay it with decide --rules {semantics.name}"
     return (
-        f"A counterexample to {title} ({claim}) under {under}. Enforcement is in {mode} mode; "
+        f"A counterexample to {title} ({claim}) under {under}. Enforcement is in {mode} mode (the switch reads {switch!r}); "
         "each send follows a classify step showing what its configuration alone declares."
     )
 
@@ -128,21 +135,3 @@ def verdicts_of(outcome: dict) -> list[Verdict]:
             sent=result["sent"],
         ))
     return verdicts
-
-
-def replay(documents: list[tuple[dict, list[int]]], semantics: Semantics) -> tuple[list[dict], list[Verdict]]:
-    """Run the documents through the model under ``semantics``: the outcomes, and the verdicts in send order."""
-    outcomes, by_send = [], {}
-    with semantics.in_force():
-        for document, held in documents:
-            outcome = run_scenario(read_scenario(document))
-            outcomes.append(outcome)
-            by_send.update(zip(held, verdicts_of(outcome)))
-    return outcomes, [by_send[index] for index in sorted(by_send)]
-
-
-def decoded_counterexample(title: str, claim: str, semantics: Semantics, sends: tuple[Send, ...]) -> list[tuple[dict, dict]]:
-    """The counterexample's scenario documents, each with its outcome under ``semantics``."""
-    documents = scenario_documents(title, claim, semantics, sends)
-    outcomes, _ = replay(documents, semantics)
-    return [(document, outcome) for (document, _), outcome in zip(documents, outcomes)]

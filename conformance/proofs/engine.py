@@ -2,32 +2,24 @@
 
 from __future__ import annotations
 
+import re
 import time
 
+import attrs
 import z3
 from attrs import frozen
 
 from gateproof.model.lattice import CONCRETE
 from gateproof.model.symbolic import Z3
-from gateproof.model.versions import VERSIONS
 
 from .catalog import CATALOG, Invariant
-from .send import Semantics, Send, Verdict, semantics_of, well_formed
-from .wrong_rules import WRONG_RULES
+from .replay import rule_names, semantics_named
+from .send import Semantics
 
 PROVED, COUNTEREXAMPLE, UNKNOWN = "proved", "counterexample", "unknown"
 DEFAULT_TIMEOUT_SECONDS = 30.0
 
-
-def semantics_named(name: str) -> Semantics:
-    """A model version of ``gateproof.model.versions`` or a ``wrong:`` variant; KeyError for anything else."""
-    if name in VERSIONS:
-        return semantics_of(VERSIONS[name])
-    return WRONG_RULES[name]
-
-
-def rule_names() -> list[str]:
-    return [*VERSIONS, *WRONG_RULES]
+__all__ = ["COUNTEREXAMPLE", "PROVED", "UNKNOWN", "prove", "prove_catalog", "rule_names", "semantics_named"]
 
 
 def is_expected_to_hold(invariant: Invariant, semantics: Semantics) -> bool:
@@ -41,10 +33,10 @@ def is_expected_to_hold(invariant: Invariant, semantics: Semantics) -> bool:
 
 @frozen
 class Counterexample:
-    """The sends the solver found, and the verdicts it predicts the rules give them."""
+    """The subjects (sends, run stories or calls) the solver found, and the verdicts it predicts the rules give them."""
 
-    sends: tuple[Send, ...]
-    verdicts: tuple[Verdict, ...]
+    subjects: tuple
+    verdicts: tuple
 
 
 @frozen
@@ -64,21 +56,31 @@ class Result:
 
 
 def _value(model: z3.ModelRef, term):
+    if not z3.is_expr(term):
+        return term
     value = model.eval(term, model_completion=True)
+    if z3.is_string_value(value):
+        return _unescaped(value.as_string())
     return value.as_long() if z3.is_int_value(value) else z3.is_true(value)
 
 
-def concrete_send(model: z3.ModelRef, send: Send) -> Send:
-    """The values a z3 model gives a symbolic send."""
-    return Send(
-        ranks=tuple(_value(model, term) for term in send.ranks),
-        listed=tuple(_value(model, term) for term in send.listed),
-        forced=tuple(_value(model, term) for term in send.forced),
-        primary_zone=_value(model, send.primary_zone),
-        fallback_zones=tuple(_value(model, term) for term in send.fallback_zones),
-        fallback_listed=tuple(_value(model, term) for term in send.fallback_listed),
-        enforcing=_value(model, send.enforcing),
-    )
+def _unescaped(text: str) -> str:
+    """A z3 string literal as Python text: z3 writes characters outside printable ASCII as ``\\u{hex}``."""
+    return re.sub(r"\\u\{([0-9a-fA-F]+)\}", lambda match: chr(int(match.group(1), 16)), text)
+
+
+def concrete_subject(model: z3.ModelRef, subject):
+    """The values a z3 model gives every term of a subject, nested records and tuples included."""
+    if attrs.has(type(subject)):
+        return attrs.evolve(subject, **{f.name: concrete_subject(model, getattr(subject, f.name)) for f in attrs.fields(type(subject))})
+    if isinstance(subject, tuple):
+        return tuple(concrete_subject(model, item) for item in subject)
+    return _value(model, subject)
+
+
+def judged(invariant: Invariant, semantics: Semantics, subjects: tuple, ops) -> list:
+    """Every subject's verdicts in subject order, flattened: what a claim reads."""
+    return [verdict for subject in subjects for verdict in invariant.domain.judge(semantics, subject, ops)]
 
 
 def _solver(timeout_seconds: float) -> z3.Solver:
@@ -94,21 +96,22 @@ def _solver(timeout_seconds: float) -> z3.Solver:
 
 
 def prove(invariant: Invariant, semantics: Semantics, bound: int, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> Result:
-    """Look for sends of at most ``bound`` sources that break the claim under ``semantics``."""
+    """Look for subjects of at most ``bound`` sources, records or fields that break the claim under ``semantics``."""
     started = time.perf_counter()
+    domain = invariant.domain
     with semantics.in_force():
-        sends, facts = invariant.story(bound)
-        verdicts = [semantics.judge(send, Z3) for send in sends]
+        subjects, facts = invariant.story(bound)
+        verdicts = judged(invariant, semantics, subjects, Z3)
         solver = _solver(timeout_seconds)
-        for send in sends:
-            solver.add(*well_formed(send))
+        for subject in subjects:
+            solver.add(*domain.well_formed(subject))
         solver.add(*facts)
-        solver.add(z3.Not(invariant.claim(sends, verdicts, Z3)))
+        solver.add(z3.Not(invariant.claim(subjects, verdicts, Z3)))
         answer = solver.check()
         counterexample, reason = None, ""
         if answer == z3.sat:
-            values = tuple(concrete_send(solver.model(), send) for send in sends)
-            counterexample = Counterexample(values, tuple(semantics.judge(send, CONCRETE) for send in values))
+            values = tuple(concrete_subject(solver.model(), subject) for subject in subjects)
+            counterexample = Counterexample(values, tuple(judged(invariant, semantics, values, CONCRETE)))
         elif answer == z3.unknown:
             reason = solver.reason_unknown()
     outcome = PROVED if answer == z3.unsat else COUNTEREXAMPLE if answer == z3.sat else UNKNOWN

@@ -11,6 +11,7 @@ test in ``tests/test_proofs_differential.py``.
 from __future__ import annotations
 
 import sys
+import threading
 from contextlib import contextmanager
 from types import MappingProxyType
 from typing import Callable, Mapping
@@ -24,6 +25,8 @@ from gateproof.model.lattice import NO_SOURCE, UNDECLARED
 from gateproof.model.versions import LATEST, Rules
 from gateproof.model.zones import TrustZone
 
+#: The prefix of every deliberately wrong variant's name.
+WRONG_PREFIX = "wrong:"
 HIGHEST_CLASS_RANK = len(DataClass) - 1
 LEAST_TRUSTED_RANK = len(TrustZone) - 1
 
@@ -45,6 +48,8 @@ class Send:
     fallback_zones: tuple
     fallback_listed: tuple
     enforcing: object
+    #: The switch's raw text when a story reads it (C113.1); None: a plain enforce or observe.
+    switch: object = None
 
     @property
     def bound(self) -> int:
@@ -108,10 +113,13 @@ def verdict_over(send: Send, folded: tuple, ops) -> Verdict:
 class Semantics:
     """A rule version the proofs run: the model's rules, or a deliberately wrong variant of them.
 
-    ``patches`` maps a model function to its wrong replacement; while
-    :meth:`in_force` holds, every module of the model that binds the
-    original binds the replacement, so the symbolic and the concrete
-    interpretation run the same wrong rule.
+    A wrong variant changes the rules in one of three ways, each applied to
+    the symbolic and the concrete interpretation alike: other switches
+    (``rules``), other model functions (``patches``), or, for the gateway,
+    another decision (``gateway_reason`` with the ``runner`` that replays
+    its documents). ``patches`` maps a model function to its wrong
+    replacement; while :meth:`in_force` holds, every module of the model that
+    binds the original binds the replacement.
     """
 
     name: str
@@ -119,10 +127,19 @@ class Semantics:
     gated: Callable = gated_positions
     patches: Mapping = field(factory=dict, converter=MappingProxyType)
     description: str = ""
+    #: The gateway's reason for an abstract call: (call, ops) -> reason index.
+    gateway_reason: Callable | None = None
+    #: Replays a scenario document in place of the model: document -> outcome.
+    runner: Callable | None = None
 
     @property
     def is_model_version(self) -> bool:
-        return not self.patches and self.gated is gated_positions
+        return not self.name.startswith(WRONG_PREFIX)
+
+    @property
+    def document_rules(self) -> str:
+        """The rule version a counterexample document names: a wrong variant is applied on top of the latest."""
+        return self.name if self.is_model_version else LATEST.name
 
     def judge(self, send: Send, ops) -> Verdict:
         """The verdict these rules give ``send``; call inside :meth:`in_force`."""
@@ -130,20 +147,33 @@ class Semantics:
 
     @contextmanager
     def in_force(self):
-        bindings = [
-            (module, attribute, original, replacement)
-            for original, replacement in self.patches.items()
-            for module in _model_modules()
-            for attribute, value in list(vars(module).items())
-            if value is original
-        ]
-        for module, attribute, _, replacement in bindings:
-            setattr(module, attribute, replacement)
-        try:
+        """Swap the patched model functions in, and back on exit.
+
+        The swap is global to the process, so it holds a lock for its whole
+        extent: two threads replaying under different variants wait for each
+        other instead of seeing each other's rules.
+        """
+        if not self.patches:
             yield self
-        finally:
-            for module, attribute, original, _ in bindings:
-                setattr(module, attribute, original)
+            return
+        with _PATCHING:
+            bindings = [
+                (module, attribute, original, replacement)
+                for original, replacement in self.patches.items()
+                for module in _model_modules()
+                for attribute, value in list(vars(module).items())
+                if value is original
+            ]
+            for module, attribute, _, replacement in bindings:
+                setattr(module, attribute, replacement)
+            try:
+                yield self
+            finally:
+                for module, attribute, original, _ in bindings:
+                    setattr(module, attribute, original)
+
+
+_PATCHING = threading.RLock()
 
 
 def _model_modules():

@@ -10,7 +10,9 @@ from __future__ import annotations
 import z3
 from attrs import evolve
 
+from gateproof.model.enforcement import observes
 from gateproof.model.lattice import UNDECLARED
+from gateproof.model.symbolic import Z3
 
 from .send import fresh_send
 
@@ -59,9 +61,13 @@ def with_more_fallbacks(bound: int):
 
 
 def in_both_modes(bound: int):
-    """The same send, enforced and observed."""
+    """The same send under two raw switch texts, one that enforces and one that observes (C113.1)."""
     send = fresh_send("a", bound)
-    return (evolve(send, enforcing=z3.BoolVal(True)), evolve(send, enforcing=z3.BoolVal(False))), []
+    sends = tuple(
+        evolve(send, enforcing=z3.Not(observes(text, Z3)), switch=text)
+        for text in (z3.String("a.switch"), z3.String("b.switch"))
+    )
+    return sends, [sends[0].enforcing, z3.Not(sends[1].enforcing)]
 
 
 def in_another_order(bound: int):

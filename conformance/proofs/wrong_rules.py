@@ -3,20 +3,23 @@
 A proof that cannot fail proves nothing. Each variant changes one rule the
 way a plausible bug would, and says which. They live here, not in the model,
 because the model states the right rules only. The names are what
-``gateproof prove --rules`` accepts after ``wrong:``.
+``gateproof prove --rules`` and ``gateproof decide --rules`` accept after
+``wrong:``; the gateway's wrong variants are in ``wrong_gateways``.
 """
 
 from __future__ import annotations
 
-from gateproof.model import gate, lattice
+from attrs import evolve
+
+from gateproof.model import gate, lattice, lifecycle
 from gateproof.model.gate import Decision
 from gateproof.model.lattice import CEILING_RANKS, OBSERVED, PERMITTED, REFUSED, UNDECLARED
 from gateproof.model.scenario import run
+from gateproof.model.versions import ENABLED, LATEST
 from gateproof.model.zones import CEILINGS
 
+from .send import WRONG_PREFIX as PREFIX
 from .send import Semantics, gated_positions
-
-PREFIX = "wrong:"
 
 _right_decide = gate.decide
 _right_decision_kind = lattice.decision_kind
@@ -83,6 +86,15 @@ def gated_sources_only_with_forced_set(world, configuration, snippets, skills, r
     return _right_gated_sources(world, configuration, snippets, skills, rules)
 
 
+def stores_requested_uids(requested, resolved, ops=lattice.CONCRETE):
+    """A suspend stores every uid the run asked for, not those it runs with, so a source dropped at the start returns at the resume."""
+    return requested
+
+
+#: C166.3 and C175.3 undone: the resume rebuilds both kinds through the enabled lookup.
+RESUME_ENABLED_ONLY = evolve(LATEST, name=PREFIX + "resume-enabled-only", resume_snippet_lookup=ENABLED, resume_skill_lookup=ENABLED)
+
+
 def _variant(name: str, description: str, patches: dict, gated=gated_positions) -> Semantics:
     return Semantics(PREFIX + name, gated=gated, patches=patches, description=description)
 
@@ -106,6 +118,12 @@ WRONG_RULES: dict[str, Semantics] = {
             gated_only_with_forced_set.__doc__,
             {run.gated_sources: gated_sources_only_with_forced_set},
             gated=gated_only_with_forced_set,
+        ),
+        _variant("suspend-stores-requested-uids", stores_requested_uids.__doc__, {lifecycle.is_stored_on_suspend: stores_requested_uids}),
+        Semantics(
+            RESUME_ENABLED_ONLY.name,
+            RESUME_ENABLED_ONLY,
+            description="A resume rebuilds forced snippets and skills enabled-only, so a source switched off while the run waited drops out of the re-gate.",
         ),
     )
 }

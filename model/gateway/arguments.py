@@ -11,6 +11,8 @@ import json
 
 from attrs import frozen
 
+from ..lattice import CONCRETE
+
 #: The longest identifier an argument may carry; longer is malformed, not truncated.
 ARGUMENT_MAX_LENGTH = 128
 
@@ -32,14 +34,47 @@ TOOLS: dict[str, ToolSpec] = {
 }
 
 
+#: G001.13: the closed set of reasons, ``allowed`` first, in the order of precedence of the checks that give them.
+REASON_CODES = (
+    "allowed", "unknown_tool", "malformed_input", "extra_arguments", "missing_argument", "session_invalid",
+    "rate_limited", "idempotency_conflict", "role_denied", "destination_denied", "approval_required",
+    "approval_expired", "case_not_found", "tenant_mismatch", "not_assigned",
+)
+ALLOWED = 0
+
+
 @frozen
 class Check:
-    """One rule applied to a call: its id, what it checks, its reason code on failure, and whether it held."""
+    """One rule applied to a call: its id, what it checks, its reason code on failure, and whether it held.
+
+    ``passed`` is a bool in the model and a z3 term in the proofs.
+    """
 
     rule: str
     name: str
     reason: str
-    passed: bool
+    passed: object
+
+
+def first_failed_reason(checks, ops=CONCRETE):
+    """G001.13: the index in :data:`REASON_CODES` of the first check that failed; :data:`ALLOWED` when all held.
+
+    Written with ``ops`` so the proofs decide a call by this very precedence.
+    """
+    reason = ALLOWED
+    for check in reversed(tuple(checks)):
+        reason = ops.If(check.passed, reason, REASON_CODES.index(check.reason))
+    return reason
+
+
+def until_first_failure(checks) -> tuple[Check, ...]:
+    """The checks up to and including the first that failed: no later check is consulted (G001.13)."""
+    taken = []
+    for check in checks:
+        taken.append(check)
+        if not check.passed:
+            break
+    return tuple(taken)
 
 
 def is_known_tool(tool: object) -> bool:
@@ -67,25 +102,30 @@ def is_identifier_value(value: object) -> bool:
     return isinstance(value, str) and 0 < len(value) <= ARGUMENT_MAX_LENGTH
 
 
+def shape_checks(known_tool, argument_object, no_extra, no_missing, identifier_values) -> tuple[Check, ...]:
+    """G001.1–G001.5 in precedence order, over whether each held: the tool, the object, extra and missing fields, the values.
+
+    A fact a failed earlier check makes unreadable (the fields of a
+    non-object) is never consulted, whatever value it is given.
+    """
+    return (
+        Check("G001.1", "known tool", "unknown_tool", known_tool),
+        Check("G001.2", "arguments are an object", "malformed_input", argument_object),
+        Check("G001.3", "no undeclared arguments", "extra_arguments", no_extra),
+        Check("G001.4", "every declared argument present", "missing_argument", no_missing),
+        Check("G001.5", "every value an identifier string", "malformed_input", identifier_values),
+    )
+
+
 def check_shape(tool: object, arguments: object) -> tuple[Check, ...]:
     """G001.1–G001.5 in precedence order, up to and including the first that fails."""
-    checks: list[Check] = []
-
-    def add(rule: str, name: str, reason: str, passed: bool) -> bool:
-        checks.append(Check(rule, name, reason, passed))
-        return passed
-
-    if not add("G001.1", "known tool", "unknown_tool", is_known_tool(tool)):
-        return tuple(checks)
-    if not add("G001.2", "arguments are an object", "malformed_input", is_argument_object(arguments)):
-        return tuple(checks)
-    spec = TOOLS[tool]
-    if not add("G001.3", "no undeclared arguments", "extra_arguments", not list_extra_arguments(spec, arguments)):
-        return tuple(checks)
-    if not add("G001.4", "every declared argument present", "missing_argument", not list_missing_arguments(spec, arguments)):
-        return tuple(checks)
-    add("G001.5", "every value an identifier string", "malformed_input", all(is_identifier_value(arguments[n]) for n in spec.arguments))
-    return tuple(checks)
+    known, is_object = is_known_tool(tool), is_argument_object(arguments)
+    spec = TOOLS[tool] if known else None
+    readable = known and is_object
+    no_extra = readable and not list_extra_arguments(spec, arguments)
+    no_missing = readable and not list_missing_arguments(spec, arguments)
+    values = no_missing and all(is_identifier_value(arguments[name]) for name in spec.arguments)
+    return until_first_failure(shape_checks(known, is_object, no_extra, no_missing, values))
 
 
 def compute_canonical_arguments(arguments: dict) -> str:

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .arguments import Check
+from attrs import frozen
+
+from ..lattice import CONCRETE
+from .arguments import REASON_CODES, Check, first_failed_reason, until_first_failure
 from .records import Case, GatewayWorld, Session
 
 SUPPORT_ROLE = "support"
@@ -33,12 +36,6 @@ def has_support_role(session: Session) -> bool:
     return SUPPORT_ROLE in session.roles
 
 
-def is_internal_destination(world: GatewayWorld, destination_id: str) -> bool:
-    """G001.8: an export goes only to a configured destination marked internal; unknown ids are denied alike."""
-    destination = world.destination_index.get(destination_id)
-    return destination is not None and destination.internal
-
-
 def lookup_case(world: GatewayWorld, case_id: str) -> Case | None:
     """G001.9: the stored case a call names, or None when storage holds no such case."""
     return world.case_index.get(case_id)
@@ -54,19 +51,89 @@ def is_assigned(session: Session, case: Case) -> bool:
     return session.user in case.assignees
 
 
-def may_read(session: Session, case: Case) -> bool:
+def has_supervisor_role(session: Session) -> bool:
+    """G001.12: the role that may read any case of its own tenant."""
+    return SUPERVISOR_ROLE in session.roles
+
+
+def may_read(assigned, supervisor, ops=CONCRETE):
     """G001.12: a case may be read by its assignees whatever their role, and by a supervisor of its tenant."""
-    return session.user in case.assignees or SUPERVISOR_ROLE in session.roles
+    return ops.Or(assigned, supervisor)
+
+
+def exports_to(configured, internal, ops=CONCRETE):
+    """G001.8: lab-001 exports only to a destination that is configured and marked internal; unknown ids are denied alike."""
+    return ops.And(configured, internal)
+
+
+@frozen
+class AuthorizationFacts:
+    """What the conditions after the session read about the caller and the case: bools, or z3 terms in the proofs.
+
+    A fact about a case that does not exist is false; the case's existence
+    is checked first, so it is never what decides.
+    """
+
+    support: object
+    supervisor: object
+    case_exists: object
+    same_tenant: object
+    assigned: object
+
+
+def facts_of(world: GatewayWorld, session: Session, arguments: dict) -> AuthorizationFacts:
+    """G001.7, G001.9–G001.12: the facts the host's session and stored case hold, read once per call."""
+    case = lookup_case(world, arguments["case_id"])
+    return AuthorizationFacts(
+        support=has_support_role(session),
+        supervisor=has_supervisor_role(session),
+        case_exists=case is not None,
+        same_tenant=case is not None and is_same_tenant(session, case),
+        assigned=case is not None and is_assigned(session, case),
+    )
+
+
+def authorization_checks(exporting, facts: AuthorizationFacts, destination_checks, ops=CONCRETE) -> tuple[tuple[Check, object], ...]:
+    """G001.13: every condition after the session, in precedence order, each with whether it applies to the tool.
+
+    The order is role, destination, case existence, tenant, then assignment
+    (export) or the read rule. ``destination_checks`` are the version's
+    destination conditions, applying to exports only. Written with ``ops``
+    so the proofs decide a call by these very conditions.
+    """
+    return (
+        (Check("G001.7", "session holds the support role", "role_denied", facts.support), exporting),
+        *((check, exporting) for check in destination_checks),
+        (Check("G001.9", "case exists", "case_not_found", facts.case_exists), True),
+        (Check("G001.10", "case belongs to the session's tenant", "tenant_mismatch", facts.same_tenant), True),
+        (Check("G001.11", "session's user is assigned to the case", "not_assigned", facts.assigned), exporting),
+        (
+            Check("G001.12", "session may read the case (assigned, or supervisor)", "not_assigned", may_read(facts.assigned, facts.supervisor, ops)),
+            ops.Not(exporting),
+        ),
+    )
+
+
+def session_check(valid) -> Check:
+    """G001.6 as a check over whether the session is valid."""
+    return Check("G001.6", "session is valid", "session_invalid", valid)
 
 
 def check_session(session: Session) -> Check:
     """G001.6 as a check: the first condition after the shape, before anything else is consulted."""
-    return Check("G001.6", "session is valid", "session_invalid", is_session_valid(session))
+    return session_check(is_session_valid(session))
+
+
+def lab_destination_checks(configured, internal, ops=CONCRETE) -> tuple[Check, ...]:
+    """G001.8 as a check over whether the destination is configured and internal."""
+    return (Check("G001.8", "destination is configured and internal", "destination_denied", exports_to(configured, internal, ops)),)
 
 
 def check_lab_destination(world: GatewayWorld, session: Session, tool: str, arguments: dict) -> tuple[Check, ...]:
     """G001.8 as a check: lab-001 allows no destination but a configured internal one."""
-    return (Check("G001.8", "destination is configured and internal", "destination_denied", is_internal_destination(world, arguments["destination_id"])),)
+    destination = world.destination_index.get(arguments["destination_id"])
+    configured = destination is not None
+    return lab_destination_checks(configured, configured and destination.internal)
 
 
 def check_authorization(
@@ -74,33 +141,16 @@ def check_authorization(
 ) -> tuple[Check, ...]:
     """G001.13: the conditions on a well-formed call of a valid session, in precedence order, up to the first that fails.
 
-    The order is role, destination, case existence, tenant, then assignment
-    or the read rule. G001.16: nothing here reads case content or
-    runbooks, so no text planted there can change a decision.
+    The checks that do not apply to the tool are left out. G001.16:
+    nothing here reads case content or runbooks, so no text planted there
+    can change a decision.
     """
-    checks: list[Check] = []
-
-    def add(check: Check) -> bool:
-        checks.append(check)
-        return check.passed
-
     exporting = tool == "export_case"
-    if exporting and not add(Check("G001.7", "session holds the support role", "role_denied", has_support_role(session))):
-        return tuple(checks)
-    if exporting and not all(add(check) for check in check_destination(world, session, tool, arguments)):
-        return tuple(checks)
-    case = lookup_case(world, arguments["case_id"])
-    if not add(Check("G001.9", "case exists", "case_not_found", case is not None)):
-        return tuple(checks)
-    if not add(Check("G001.10", "case belongs to the session's tenant", "tenant_mismatch", is_same_tenant(session, case))):
-        return tuple(checks)
-    if exporting:
-        add(Check("G001.11", "session's user is assigned to the case", "not_assigned", is_assigned(session, case)))
-    else:
-        add(Check("G001.12", "session may read the case (assigned, or supervisor)", "not_assigned", may_read(session, case)))
-    return tuple(checks)
+    destination = check_destination(world, session, tool, arguments) if exporting else ()
+    checks = authorization_checks(exporting, facts_of(world, session, arguments), destination)
+    return until_first_failure(check for check, applies in checks if applies)
 
 
 def compute_reason(checks: tuple[Check, ...]) -> str:
     """G001.13: the reason of the first failed check; ``allowed`` when every check held."""
-    return next((check.reason for check in checks if not check.passed), "allowed")
+    return REASON_CODES[first_failed_reason(checks)]

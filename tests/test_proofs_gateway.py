@@ -1,0 +1,100 @@
+"""The proofs' abstract gateway call is tied to the model, and each wrong gateway to its runner."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gateproof.conformance.gateway_strategies import calls, gateway_worlds
+from gateproof.conformance.proofs.domains import GATEWAY_CALLS
+from gateproof.conformance.proofs.gateway_call import (
+    DECLARED_KEYS, FORGED_FIELD, FORGED_KEY, REASONS, TOOL_NAMES, UNKNOWN_TOOL, GatewayCall, lab_reason,
+)
+from gateproof.conformance.proofs.replay import replay, semantics_named
+from gateproof.conformance.proofs.wrong_gateways import WRONG_GATEWAYS
+from gateproof.model.gateway.arguments import is_identifier_value
+from gateproof.model.gateway.scenario import read_gateway_scenario, run_gateway_scenario
+from gateproof.model.lattice import CONCRETE
+
+BOUND = 4
+
+
+@st.composite
+def abstract_calls(draw, bound=BOUND):
+    """Concrete abstract calls: any tool, any fields with distinct keys, any facts."""
+    keys = draw(st.lists(st.integers(0, bound + FORGED_KEY), min_size=bound, max_size=bound, unique=True))
+    flags = st.booleans()
+    configured = draw(flags)
+    return GatewayCall(
+        tool=draw(st.integers(0, UNKNOWN_TOOL)),
+        arguments_object=draw(flags),
+        keys=tuple(keys),
+        present=tuple(draw(st.lists(flags, min_size=bound, max_size=bound))),
+        values_ok=tuple(draw(st.lists(flags, min_size=bound, max_size=bound))),
+        session_valid=draw(flags), support=draw(flags), supervisor=draw(flags),
+        destination_configured=configured, destination_internal=configured and draw(flags),
+        case_exists=draw(flags), same_tenant=draw(flags), assigned=draw(flags),
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(abstract_calls(), st.sampled_from(["lab-001", *sorted(WRONG_GATEWAYS)]))
+def test_a_decoded_call_is_decided_as_the_proofs_decide_it(call, rules):
+    """The model (or the wrong gateway's runner) gives a decoded call the reason its abstract decision predicts."""
+    semantics = semantics_named("adr-179" if rules == "lab-001" else rules)
+    predicted = GATEWAY_CALLS.judge(semantics, call, CONCRETE)
+    _, replayed = replay(GATEWAY_CALLS, GATEWAY_CALLS.documents("differential", "the model agrees", semantics, (call,)), semantics)
+    assert [REASONS[v.reason] for v in replayed] == [REASONS[v.reason] for v in predicted]
+
+
+def abstraction_of(world: dict, step: dict) -> GatewayCall:
+    """The abstract call that stands for a generated call in its world (under lab-001, which reads no history)."""
+    session = next(s for s in world["sessions"] if s["id"] == step["session"])
+    tool, arguments = step["tool"], step["arguments"]
+    fields = arguments if isinstance(arguments, dict) else {}
+    other_keys = iter(range(FORGED_KEY + 1, FORGED_KEY + 1 + len(fields)))
+    keys = tuple(
+        DECLARED_KEYS.index(key) if key in DECLARED_KEYS else FORGED_KEY if key == FORGED_FIELD else next(other_keys)
+        for key in fields
+    )
+    case_id, destination_id = fields.get("case_id"), fields.get("destination_id")
+    case = next((c for c in world["cases"] if isinstance(case_id, str) and c["id"] == case_id), None)
+    destination = next((d for d in world["destinations"] if isinstance(destination_id, str) and d["id"] == destination_id), None)
+    roles = session.get("roles", ())
+    return GatewayCall(
+        tool=TOOL_NAMES.index(tool) if isinstance(tool, str) and tool in TOOL_NAMES else UNKNOWN_TOOL,
+        arguments_object=isinstance(arguments, dict),
+        keys=keys,
+        present=tuple(True for _ in keys),
+        values_ok=tuple(is_identifier_value(value) for value in fields.values()),
+        session_valid=session.get("valid", True),
+        support="support" in roles,
+        supervisor="supervisor" in roles,
+        destination_configured=destination is not None,
+        destination_internal=destination is not None and destination["internal"],
+        case_exists=case is not None,
+        same_tenant=case is not None and case["tenant"] == session["tenant"],
+        assigned=case is not None and session["user"] in case["assignees"],
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_the_abstract_reason_is_the_models_on_generated_calls(data):
+    """On calls the gateway strategies generate, the reason the proofs compute from the facts is the model's."""
+    world = data.draw(gateway_worlds())
+    step = data.draw(calls())
+    document = {"gateproof": 1, "kind": "gateway", "id": "generated", "rules": "lab-001", "world": world, "steps": [step]}
+    (result,) = run_gateway_scenario(read_gateway_scenario(document))["results"]
+    assert REASONS[lab_reason(abstraction_of(world, step), CONCRETE)] == result["reason"]
+
+
+@pytest.mark.parametrize("name", sorted(WRONG_GATEWAYS))
+def test_a_wrong_gateway_leaves_the_document_it_is_given_unchanged(name):
+    world = {"sessions": [{"id": "s-1", "user": "ana", "tenant": "acme"}], "cases": [{"id": "c", "tenant": "acme"}], "destinations": [{"id": "d", "internal": True}]}
+    step = {"op": "call", "session": "s-1", "tool": "export_case", "arguments": {"case_id": "c", "destination_id": "d", FORGED_FIELD: "x"}}
+    document = {"gateproof": 1, "kind": "gateway", "id": "x", "world": world, "steps": [step]}
+    before = repr(document)
+    WRONG_GATEWAYS[name].runner(document)
+    assert repr(document) == before
