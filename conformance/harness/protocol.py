@@ -10,6 +10,8 @@ files. ``conformance/PROTOCOL.md`` states the protocol for implementers.
 
 from __future__ import annotations
 
+import abc
+
 import json
 from functools import cache
 from pathlib import Path
@@ -18,6 +20,7 @@ import jsonschema_rs
 from attrs import field, frozen
 
 from gateproof.model.scenario import ScenarioError
+from gateproof.model.scenario.errors import join_path
 from gateproof.model.scenario.schema import validate
 
 PROTOCOL_VERSION = 1
@@ -51,15 +54,16 @@ def check(name: str, message: object) -> None:
     if validator.is_valid(message):
         return
     error = next(validator.iter_errors(message))
-    where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.instance_path)
+    where = join_path(error.instance_path)
     raise ProtocolError(f"{name} message: {where}: {error.message}")
 
 
-class Message:
+class Message(abc.ABC):
     """Serialisation shared by every message: the wire form, checked against its schema."""
 
+    @abc.abstractmethod
     def body(self) -> dict:
-        raise NotImplementedError
+        """The message as it goes on the wire, before its schema is checked."""
 
     def serializable(self) -> dict:
         message = self.body()
