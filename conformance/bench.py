@@ -24,8 +24,9 @@ from gateproof.model.scenario.run import trace_send
 
 from .harness.campaign import Campaign, CampaignSettings
 from .harness.corpus import load_corpus
+from .harness.expectations import size_text, smallest_counterexample
 from .harness.process import ImplementationProcess
-from .implementations import BUILTINS
+from .implementations import BUILTINS, is_mutant, unavailable
 
 CLASSES = ["publicContent", "editorContent", "sourceCode", "internalConfiguration", "systemDiagnostics", "secretAdjacent", None]
 ZONES = ["local", "privateHosted", "externalEu", "externalGlobal"]
@@ -164,6 +165,65 @@ def bench_protocol(print=print, repeat: int = 100, examples: int = 300) -> None:
           f"  ratio to corpus replay {tally.generated / tally.generated_seconds / (count / piped):.4f}x")
 
 
+CATCH_TARGET_SECONDS = 2.0
+
+
+class FirstCatch:
+    """Counts the scenarios a campaign runs and notes how many, and how long, until the first disagreement."""
+
+    def __init__(self):
+        self.started = time.perf_counter()
+        self.scenarios = 0
+        self.caught: tuple[int, float] | None = None
+
+    def advance(self) -> None:
+        self.scenarios += 1
+
+    def observe(self, verdict) -> None:
+        if self.caught is None and verdict.status == "failed":
+            self.caught = (self.scenarios, time.perf_counter() - self.started)
+
+
+def bench_mutants(print=print, examples: int = 200) -> None:
+    """Each mutant driven as verify drives it: scenarios and seconds until caught, and its smallest counterexample."""
+    print(f"the mutant zoo: corpus, then up to {examples} generated scenarios each, compared in full "
+          f"(target: caught within {CATCH_TARGET_SECONDS:g} s, at most two forced sources or one call)")
+    for name, argv in BUILTINS.items():
+        if not is_mutant(name):
+            continue
+        catch = FirstCatch()
+        campaign = Campaign(name, argv, CampaignSettings(level="full", examples=examples, disagreements=1), observe=catch.observe, advance=catch.advance)
+        campaign.start()
+        campaign.run_corpus(load_corpus())
+        campaign.run_generated()
+        smallest = smallest_counterexample(campaign.finish())
+        if catch.caught is None or smallest is None:
+            print(f"  {name:<28} MISSED after {catch.scenarios} scenarios")
+            continue
+        scenarios, seconds = catch.caught
+        print(f"  {name:<28} caught after {scenarios:>4} scenarios, {seconds:5.2f} s (start-up included); "
+              f"smallest: {smallest.scenario_id} ({size_text(smallest.disagreement.scenario)})")
+
+
+def bench_conformant(print=print, examples: int = 1000) -> None:
+    """The implementations that must conform, on the corpus and ``examples`` generated scenarios each."""
+    print(f"conformant implementations: corpus, then {examples:,} generated scenarios each")
+    for name in ("reference", "node", "cedar"):
+        if unavailable(name):
+            print(f"  {name:<10} unavailable: {unavailable(name)}")
+            continue
+        campaign = Campaign(name, BUILTINS[name], CampaignSettings(level="full", examples=examples))
+        started = time.perf_counter()
+        campaign.start()
+        campaign.run_corpus(load_corpus())
+        campaign.run_generated()
+        tally = campaign.finish()
+        counts = tally.counts()
+        verdict = "conformant" if tally.is_conformant() else "NOT CONFORMANT"
+        print(f"  {name:<10} {verdict}: {counts['passed']} passed, {counts['failed']} failed, {counts['errored']} errored, "
+              f"{counts['skipped']} skipped; {tally.generated:,} generated; {time.perf_counter() - started:.2f} s")
+
+
 def main() -> None:
     from . import bench_proofs
 
@@ -174,6 +234,10 @@ def main() -> None:
     bench_diff()
     print()
     bench_protocol()
+    print()
+    bench_conformant()
+    print()
+    bench_mutants()
     print()
     bench_proofs.run()
 

@@ -19,12 +19,13 @@ from .documents import parse_json
 from .harness.campaign import KINDS, RULES_OF_KIND, Campaign, CampaignSettings, is_selected
 from .harness.compare import LEVELS
 from .harness.corpus import load_corpus
+from .harness.expectations import CAUGHT, CONFORMANT, is_met, smallest_counterexample
 from .harness.known import read_known
 from .harness.process import StartFailed
 from .harness.protocol import ProtocolError
 from .harness.reports import FORMATS, brief_text, render, summary_rows
 from .harness.results import STATUSES, Tally
-from .implementations import BUILTINS
+from .implementations import BUILTINS, is_mutant, unavailable
 
 USAGE_ERROR, DISAGREEMENT = 2, 1
 SHOWN = 10  # disagreements printed on the terminal; the report lists them all
@@ -46,6 +47,9 @@ def chosen_implementations(builtins: tuple[str, ...], command: tuple[str, ...]) 
     unknown = [n for n in names if n not in BUILTINS]
     if unknown:
         fail(f"--builtin {unknown[0]}: no such built-in; choose from all, {', '.join(BUILTINS)}")
+    missing = [(n, unavailable(n)) for n in names if unavailable(n) and "all" not in builtins]
+    if missing:
+        fail(f"--builtin {missing[0][0]}: cannot be run here: {missing[0][1]}")
     chosen = [(name, BUILTINS[name], f"gateproof verify --builtin {name}") for name in names]
     if command:
         chosen.append((None, command, f"gateproof verify -- {shlex.join(command)}"))
@@ -82,16 +86,28 @@ class ResultLog:
 
 def summary_table(tallies: list[Tally]) -> Table:
     table = Table(title="gateproof verify")
-    columns = ["implementation", "language", *STATUSES, "passing", "generated", "restarts"]
+    # The terminal keeps what decides the verdict; the reports carry every column.
+    columns = ["implementation", "expected", "verdict", *STATUSES, "generated", "counterexample"]
     for column in columns:
-        table.add_column(column, justify="left" if column in ("implementation", "language") else "right")
+        table.add_column(column, justify="left" if column in ("implementation", "expected", "verdict", "counterexample") else "right")
     for row in summary_rows(tallies):
         table.add_row(*(str(row[c]) for c in columns))
     return table
 
 
 def drive(name, argv, prefix, campaign: CampaignSettings, replays, corpus, log: ResultLog, progress: Progress, console: Console) -> tuple[Tally, bool]:
-    """One implementation's campaign; whether it started, and restarted whenever it had to."""
+    """One implementation's campaign, held to what it is expected to do; whether it started, and restarted whenever it had to."""
+    expected = CAUGHT if name is not None and is_mutant(name) else CONFORMANT
+    tally, started = run_campaign(name, argv, prefix, campaign, replays, corpus, log, progress, console)
+    tally.expected = expected
+    return tally, started
+
+
+def run_campaign(name, argv, prefix, campaign: CampaignSettings, replays, corpus, log: ResultLog, progress: Progress, console: Console):
+    if name is not None and unavailable(name):
+        reason = unavailable(name)
+        console.print(f"gateproof: {name} is unavailable: {reason}")
+        return Tally(name, lost=f"unavailable: {reason}", unavailable=reason), True
     task = progress.add_task(name or Path(argv[-1]).name, total=len(replays) if replays else len(corpus) + campaign.examples)
     run = Campaign(name, argv, evolve(campaign, replay_prefix=prefix), observe=log.write, advance=lambda: progress.advance(task))
     try:
@@ -134,8 +150,11 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
     """Drive implementations through the protocol: the corpus, then generated scenarios, held to the model.
 
     Name each implementation with --builtin NAME or give its command after --
-    (run without a shell). Exit status: 0 conformant, 1 disagreements, 2 usage
-    or protocol error.
+    (run without a shell). A built-in mutant (mutant:NAME) is expected to be
+    caught, every other implementation to conform. Exit status: 0 when every
+    implementation did what it is expected to, 1 otherwise (disagreements, or
+    a mutant missed), 2 usage or protocol error. Under --builtin all a
+    built-in that cannot run here (node not on PATH) is reported unavailable.
     """
     if bool(report_format) != bool(output):
         fail("--report and --output go together")
@@ -162,8 +181,12 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
             tally, started = drive(name, argv, prefix, campaign, replayed, corpus, log, progress, console)
             tallies.append(tally)
             all_started &= started
-    Console(width=None if sys.stdout.isatty() else 140).print(summary_table(tallies))
-    shown = [v for t in tallies for v in t.verdicts if v.disagreement is not None and v.status != "known"]
+    Console(width=None if sys.stdout.isatty() else 180).print(summary_table(tallies))
+    # A mutant is shown by its smallest counterexample; an implementation expected to conform by every disagreement.
+    mutants = [smallest_counterexample(t) for t in tallies if t.expected == CAUGHT]
+    for verdict in filter(None, mutants):
+        click.echo(brief_text(verdict))
+    shown = [v for t in tallies if t.expected == CONFORMANT for v in t.verdicts if v.disagreement is not None and v.status != "known"]
     for verdict in shown[:SHOWN]:
         click.echo(brief_text(verdict))
     if len(shown) > SHOWN:
@@ -173,4 +196,4 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
         Path(output).write_text(render(report_format, tallies, settings), encoding="utf-8")
     if not all_started:
         sys.exit(USAGE_ERROR)
-    sys.exit(0 if all(t.is_conformant() for t in tallies) else DISAGREEMENT)
+    sys.exit(0 if all(is_met(t, t.expected) for t in tallies if not t.unavailable) else DISAGREEMENT)

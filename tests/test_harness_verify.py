@@ -41,24 +41,24 @@ def test_the_reference_is_conformant_and_every_report_is_written(tmp_path):
 
 
 def test_the_unsafe_gateway_disagrees_and_each_disagreement_replays(tmp_path):
-    result = verify("--builtin", "unsafe-gateway", "--examples", "0", "--compare", "decision", "--report", "json", "--output", "r.json")
-    assert result.exit_code == 1
+    result = verify("--builtin", "mutant:unsafe-gateway", "--examples", "0", "--compare", "decision", "--report", "json", "--output", "r.json")
+    assert result.exit_code == 0  # a mutant that is caught did what is expected of it
     document = json.loads((tmp_path / "r.json").read_text())
     jsonschema.validate(document, REPORT_SCHEMA)
     verdicts = document["implementations"][0]["verdicts"]
     failed = {v["scenario"]: v for v in verdicts if v["status"] == "failed"}
     attack = failed["gw.poisoned-runbook.attack-proposal"]
     assert attack["rules"] == ["G001.8"] and attack["disagreement"]["keys"] == ["decision"]
-    assert "replay: gateproof verify --builtin unsafe-gateway --compare decision --replay" in result.output
+    assert "replay: gateproof verify --builtin mutant:unsafe-gateway --compare decision --replay" in result.output
     replay = shlex.split(attack["disagreement"]["replay_command"])[2:]
     again = verify(*replay, "--report", "json", "--output", "again.json")
-    assert again.exit_code == 1
+    assert again.exit_code == 0
     [only] = json.loads((tmp_path / "again.json").read_text())["implementations"][0]["verdicts"]
     assert (only["scenario"], only["status"], only["disagreement"]["expected"]) == (attack["scenario"], "failed", attack["disagreement"]["expected"])
 
 
 def test_a_generated_disagreement_is_shrunk_to_a_small_scenario(tmp_path):
-    verify("--builtin", "unsafe-gateway", "--examples", "30", "--disagreements", "1", "--report", "json", "--output", "r.json")
+    verify("--builtin", "mutant:unsafe-gateway", "--examples", "30", "--disagreements", "1", "--report", "json", "--output", "r.json")
     verdicts = json.loads((tmp_path / "r.json").read_text())["implementations"][0]["verdicts"]
     generated = [v for v in verdicts if v["phase"] == "generated" and v["status"] == "failed"]
     assert generated
@@ -70,22 +70,23 @@ def test_a_generated_disagreement_is_shrunk_to_a_small_scenario(tmp_path):
 
 def test_known_divergences_are_reported_as_known_with_their_issue(tmp_path):
     (tmp_path / "known.json").write_text(json.dumps({"divergences": [
-        {"implementation": "unsafe-gateway", "rule": "G001.3", "issue": "https://example.org/issues/3"},
+        {"implementation": "mutant:unsafe-gateway", "rule": "G001.3", "issue": "https://example.org/issues/3"},
         {"scenario": "gw.cross-tenant.export", "issue": "https://example.org/issues/4"},
     ]}))
-    result = verify("--builtin", "unsafe-gateway", "--examples", "0", "--known", "known.json", "--report", "json", "--output", "r.json")
+    result = verify("--builtin", "mutant:unsafe-gateway", "--examples", "0", "--known", "known.json", "--report", "json", "--output", "r.json")
     verdicts = {v["scenario"]: v for v in json.loads((tmp_path / "r.json").read_text())["implementations"][0]["verdicts"]}
     assert verdicts["gw.forged.role"]["status"] == "known" and verdicts["gw.forged.role"]["issue"].endswith("/3")
     assert verdicts["gw.cross-tenant.export"]["status"] == "known"
-    assert verdicts["gw.cross-tenant.read"]["status"] == "failed" and result.exit_code == 1
+    assert verdicts["gw.cross-tenant.read"]["status"] == "failed" and result.exit_code == 0  # still caught
 
 
 def test_all_builtins_make_one_matrix_with_statuses_counted_apart(tmp_path):
     result = verify("--builtin", "all", "--examples", "0", "--report", "markdown", "--output", "m.md")
-    assert result.exit_code == 1  # the unsafe baseline is caught
+    assert result.exit_code == 0, result.output  # the conformant ones conform and the corpus alone catches every mutant
     report = (tmp_path / "m.md").read_text()
-    assert "| family | reference | cedar | unsafe-gateway |" in report
-    assert "| gateway/next_checks | 12 passed | 3 passed 9 skipped | 3 passed 9 skipped |" in report
+    assert "| family | reference | node | cedar | mutant:forced-ungated |" in report
+    assert "| gateway/next_checks | 12 passed | " in report
+    assert "| mutant:unsafe-gateway | must be caught | caught |" in report
 
 
 def test_a_command_after_the_double_dash_is_run_without_a_shell():

@@ -13,6 +13,7 @@ import json
 from collections import Counter
 from xml.etree import ElementTree
 
+from .expectations import size_text, smallest_counterexample, verdict_text
 from .results import STATUSES, Tally, Verdict
 
 FORMATS = ("json", "junit", "markdown", "html")
@@ -24,15 +25,22 @@ def percent_passing(tally: Tally) -> str:
     return f"{100 * counts['passed'] / decided:.0f}%" if decided else "-"
 
 
+def counterexample_text(tally: Tally) -> str:
+    """The smallest disagreement found, by id and size; - when there is none."""
+    smallest = smallest_counterexample(tally)
+    return "-" if smallest is None else f"{smallest.scenario_id} ({size_text(smallest.disagreement.scenario)})"
+
+
 def summary_rows(tallies: list[Tally]) -> list[dict]:
-    """One row per implementation: who it is, its counts, and what it took to drive it."""
+    """One row per implementation: who it is, what it is expected to do and did, its counts, and what it took to drive it."""
     rows = []
     for tally in tallies:
         info = tally.info
         rows.append({
-            "implementation": tally.name, "language": info.language if info else "", "version": info.version if info else "",
+            "implementation": tally.name, "expected": tally.expected, "verdict": verdict_text(tally, tally.expected),
+            "language": info.language if info else "", "version": info.version if info else "",
             **tally.counts(), "passing": percent_passing(tally), "generated": tally.generated, "restarts": tally.restarts,
-            "lost": tally.lost,
+            "counterexample": counterexample_text(tally), "lost": tally.lost,
         })
     return rows
 
@@ -142,7 +150,7 @@ def _markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def markdown_report(tallies: list[Tally]) -> str:
-    columns = ["implementation", "language", "version", *STATUSES, "passing", "generated", "restarts"]
+    columns = ["implementation", "expected", "verdict", "language", "version", *STATUSES, "passing", "generated", "restarts", "counterexample"]
     lines = ["# gateproof verify", "", *_markdown_table(columns, [[row[c] for c in columns] for row in summary_rows(tallies)])]
     families, cells = matrix(tallies)
     lines += ["", "## Compliance matrix", "", *_markdown_table(["family", *(t.name for t in tallies)],
@@ -164,7 +172,7 @@ def html_report(tallies: list[Tally]) -> str:
         body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
-    columns = ["implementation", "language", "version", *STATUSES, "passing", "generated", "restarts"]
+    columns = ["implementation", "expected", "verdict", "language", "version", *STATUSES, "passing", "generated", "restarts", "counterexample"]
     families, cells = matrix(tallies)
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'><title>gateproof verify</title>",

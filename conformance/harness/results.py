@@ -76,6 +76,8 @@ class Tally:
     reordered: int = 0
     notes: list[str] = field(factory=list)
     lost: str | None = None  # why the implementation could not be driven to the end
+    unavailable: str | None = None  # why it could not be run on this machine at all (its interpreter is missing)
+    expected: str = "conformant"  # or "must be caught": see harness/expectations.py
 
     def counts(self) -> dict[str, int]:
         counted = Counter(v.status for v in self.verdicts)

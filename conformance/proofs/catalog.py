@@ -12,6 +12,7 @@ from typing import Callable
 
 from attrs import frozen
 
+from gateproof.model import lattice
 from gateproof.model.lattice import NO_SOURCE, OBSERVED, PERMITTED, REFUSED, UNDECLARED, UNDECLARED_KIND
 
 from . import stories
@@ -79,7 +80,7 @@ def empty_forced_set_is_configuration_only(sends, verdicts, ops):
     "I002",
     stories.one_send,
     ("C144.9", "C164.1"),
-    ("wrong:last-declared-wins", "wrong:undeclared-resets", "wrong:gate-only-with-forced-set"),
+    ("wrong:last-declared-wins", "wrong:undeclared-resets", "wrong:gate-only-with-forced-set", "wrong:undeclared-as-public"),
     departs_in=("pre-164",),
 )
 def declared_class_is_the_strictest_declaration(sends, verdicts, ops):
@@ -95,14 +96,14 @@ def declared_class_is_the_strictest_declaration(sends, verdicts, ops):
     "I003",
     stories.with_more_undeclared_sources,
     ("C144.2", "C144.9"),
-    ("wrong:undeclared-resets", "wrong:gate-only-with-forced-set"),
+    ("wrong:undeclared-resets", "wrong:gate-only-with-forced-set", "wrong:undeclared-as-public"),
 )
 def undeclared_sources_never_affect_the_decision(sends, verdicts, ops):
     """Listing further undeclared sources changes neither the decision, nor the declared class, nor the named source."""
     return same_decision(verdicts[0], verdicts[1], ops)
 
 
-@invariant("I004", stories.one_send, ("C144.2", "C144.10", "C144.11"), ("wrong:undeclared-permitted",))
+@invariant("I004", stories.one_send, ("C144.2", "C144.10", "C144.11"), ("wrong:undeclared-permitted", "wrong:undeclared-as-public"))
 def nothing_declared_consults_no_zone_and_refuses_nothing(sends, verdicts, ops):
     """When no listed source declares a class, the decision is undeclared, which consults no zone, and the send goes out."""
     (send,) = sends
@@ -110,7 +111,7 @@ def nothing_declared_consults_no_zone_and_refuses_nothing(sends, verdicts, ops):
     return implies(ops.Not(declares), ops.And(verdicts[0].kind == UNDECLARED_KIND, verdicts[0].sent), ops)
 
 
-@invariant("I005", stories.one_send, ("C144.9", "C144.10"), ("wrong:first-wins-ties",), departs_in=("pre-164",))
+@invariant("I005", stories.one_send, ("C144.9", "C144.10"), ("wrong:first-wins-ties", "wrong:undeclared-as-public"), departs_in=("pre-164",))
 def named_source_is_the_last_strictest(sends, verdicts, ops):
     """The named source declares exactly the declared class, and no listed source after it declares that class."""
     (send,) = sends
@@ -182,5 +183,23 @@ def source_order_changes_only_the_named_source(sends, verdicts, ops):
 # The invariants of run stories and of the gateway register themselves after these.
 from . import catalog_runs  # noqa: E402,F401  (I011 to I013)
 from . import catalog_gateway  # noqa: E402,F401  (I014 onward)
+
+
+# Ids are stable, so a claim about sends written after the gateway's takes the next id and stands last.
+@invariant(
+    "I017",
+    stories.one_send,
+    ("C094.4", "C094.5", "C094.6", "C094.10", "C144.10"),
+    ("wrong:fallback-ignored", "wrong:fallback-replaces-zone", "wrong:swapped-ceilings"),
+)
+def every_reachable_zone_permits_a_permitted_send(sends, verdicts, ops):
+    """A send is permitted only when its primary zone and every listed fallback's zone permit its declared class."""
+    (send,), (verdict,) = sends, verdicts
+    permitting = [lattice.zone_permits(send.primary_zone, verdict.declared, ops)]
+    permitting += [
+        implies(listed, lattice.zone_permits(zone, verdict.declared, ops), ops) for zone, listed in zip(send.fallback_zones, send.fallback_listed)
+    ]
+    return implies(verdict.kind == PERMITTED, ops.And(*permitting), ops)
+
 
 BY_ID = {entry.id: entry for entry in CATALOG}

@@ -83,7 +83,7 @@ def switching_forced_sources_off_never_lowers_the_resumed_class(stories, verdict
     "I013",
     with_nothing_classified,
     ("C144.2", "C144.10", "C144.11", "C164.1", "C165.3"),
-    ("wrong:undeclared-permitted",),
+    ("wrong:undeclared-permitted", "wrong:undeclared-as-public"),
     domain=RUN_STORIES,
 )
 def nothing_classified_is_decided_alike_by_every_version(stories, verdicts, ops):

@@ -16,10 +16,13 @@ from gateproof.model.versions import VERSIONS
 
 from .domains import Domain
 from .send import Semantics, semantics_of
-from .wrong_gateways import WRONG_GATEWAYS
+from .wrong_gateways import WRONG_GATEWAYS, WRONG_RECORDS
 from .wrong_rules import WRONG_RULES
 
+#: The variants the proofs refute; each is some invariant's teeth.
 WRONG_VARIANTS: dict[str, Semantics] = {**WRONG_RULES, **WRONG_GATEWAYS}
+#: Every variant a scenario can be decided under, those no invariant is about besides.
+DECIDABLE_VARIANTS: dict[str, Semantics] = {**WRONG_VARIANTS, **WRONG_RECORDS}
 
 
 def semantics_named(name: str) -> Semantics:
@@ -35,14 +38,14 @@ def rule_names() -> list[str]:
 
 
 def decide_names() -> list[str]:
-    """What ``decide --rules`` accepts: the gateway's versions besides."""
-    return [*VERSIONS, *GATEWAY_VERSIONS, *WRONG_VARIANTS]
+    """What ``decide --rules`` accepts: the gateway's versions and the wrong records besides."""
+    return [*VERSIONS, *GATEWAY_VERSIONS, *DECIDABLE_VARIANTS]
 
 
 def is_for(name: str, document: dict) -> bool:
     """Whether rules of that name apply to the document's kind (trust ceiling or gateway)."""
     gateway = document.get("kind") == "gateway"
-    if name in GATEWAY_VERSIONS or name in WRONG_GATEWAYS:
+    if name in GATEWAY_VERSIONS or name in WRONG_GATEWAYS or name in WRONG_RECORDS:
         return gateway
     return not gateway
 
@@ -79,7 +82,7 @@ def run_under(name: str, document: dict) -> dict:
         raise ValueError(f"the rules {name} do not apply to this kind of scenario")
     if name in VERSIONS or name in GATEWAY_VERSIONS:
         return run_scenario(read_scenario({**document, "rules": name}))
-    return run_semantics(WRONG_VARIANTS[name], document)
+    return run_semantics(DECIDABLE_VARIANTS[name], document)
 
 
 def replay(domain: Domain, documents: list[tuple[dict, list[int]]], semantics: Semantics) -> tuple[list[dict], list]:

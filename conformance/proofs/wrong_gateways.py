@@ -110,3 +110,27 @@ WRONG_GATEWAYS: dict[str, Semantics] = {
         _variant("approval-for-every-export", approval_for_every_export_reason, _through_model(_every_destination_external)),
     )
 }
+
+
+def _logging_case_content(document: dict) -> dict:
+    """The audit record names the case with its content, so case text reaches the log."""
+    outcome = run_scenario(read_scenario(document))
+    contents = {case["id"]: case.get("content", "") for case in document["world"].get("cases", ())}
+    for step, result in zip(document["steps"], outcome["results"]):
+        if step["op"] == "edit_case":
+            contents[step["case_id"]] = step["content"]
+        audit = result.get("audit")
+        if audit is not None and audit["case_id"] in contents:
+            audit["case_id"] = f"{audit['case_id']}: {contents[audit['case_id']]}"
+    return outcome
+
+
+#: Wrong gateways whose defect is in what they record, not in what they decide. The proofs reason about
+#: decisions, so no invariant refutes them: comparing outcomes (``gateproof verify``) catches them, and
+#: ``decide --rules`` replays them.
+WRONG_RECORDS: dict[str, Semantics] = {
+    WRONG_PREFIX + "logs-case-content": Semantics(
+        WRONG_PREFIX + "logs-case-content", description=_logging_case_content.__doc__, runner=_logging_case_content,
+    ),
+}
+

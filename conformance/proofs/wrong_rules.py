@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from gateproof.model import gate, lattice, lifecycle
+from gateproof.model import fold, gate, lattice, lifecycle
 from gateproof.model.gate import Decision
+from gateproof.model.ladder import DataClass
 from gateproof.model.lattice import CEILING_RANKS, OBSERVED, PERMITTED, REFUSED, UNDECLARED
 from gateproof.model.scenario import run
 from gateproof.model.versions import ENABLED, LATEST
@@ -24,6 +25,8 @@ from .send import Semantics, gated_positions
 _right_decide = gate.decide
 _right_decision_kind = lattice.decision_kind
 _right_gated_sources = run.gated_sources
+_right_fold_ranks = lattice.fold_ranks
+_right_with_stricter = fold.with_stricter
 
 
 def first_wins_ties(running_rank, new_rank, ops=lattice.CONCRETE):
@@ -44,6 +47,11 @@ def undeclared_resets(running_rank, new_rank, ops=lattice.CONCRETE):
 def fallback_replaces_zone(first_rank, second_rank, ops=lattice.CONCRETE):
     """The fallback's zone replaces the running zone instead of joining it."""
     return second_rank
+
+
+def fallback_ignored(first_rank, second_rank, ops=lattice.CONCRETE):
+    """The fallback chain is ignored: the primary model's zone alone is held to the ceiling."""
+    return first_rank
 
 
 #: privateHosted and externalEu with their ceilings swapped: a less trusted zone receives more.
@@ -71,6 +79,19 @@ def undeclared_permitted_decide(classification, resolve_zone, read_enforcing):
         zone = resolve_zone()
         return Decision("permitted", None, "", zone, CEILINGS[zone], None)
     return _right_decide(classification, resolve_zone, read_enforcing)
+
+
+def undeclared_as_public_ranks(ranks, listed=None, ops=lattice.CONCRETE):
+    """An undeclared source is read as publicContent, so it takes part in the fold and can be named."""
+    public = DataClass.PUBLIC_CONTENT.rank
+    return _right_fold_ranks(tuple(ops.If(rank == UNDECLARED, public, rank) for rank in ranks), listed, ops)
+
+
+def undeclared_as_public_with_stricter(running, source):
+    """The concrete side of :func:`undeclared_as_public_ranks`."""
+    if source.data_class is None:
+        source = evolve(source, data_class=DataClass.PUBLIC_CONTENT)
+    return _right_with_stricter(running, source)
 
 
 def gated_only_with_forced_set(send, rules, ops):
@@ -106,12 +127,18 @@ WRONG_RULES: dict[str, Semantics] = {
         _variant("last-declared-wins", last_declared_wins.__doc__, {lattice.takes_over: last_declared_wins}),
         _variant("undeclared-resets", undeclared_resets.__doc__, {lattice.takes_over: undeclared_resets}),
         _variant("fallback-replaces-zone", fallback_replaces_zone.__doc__, {lattice.less_trusted: fallback_replaces_zone}),
+        _variant("fallback-ignored", fallback_ignored.__doc__, {lattice.less_trusted: fallback_ignored}),
         _variant("swapped-ceilings", swapped_ceiling_rank.__doc__, {lattice.ceiling_rank: swapped_ceiling_rank}),
         _variant("observe-withholds", observe_withholds.__doc__, {lattice.is_sent: observe_withholds}),
         _variant(
             "undeclared-permitted",
             undeclared_permitted_kind.__doc__,
             {lattice.decision_kind: undeclared_permitted_kind, gate.decide: undeclared_permitted_decide},
+        ),
+        _variant(
+            "undeclared-as-public",
+            undeclared_as_public_ranks.__doc__,
+            {lattice.fold_ranks: undeclared_as_public_ranks, fold.with_stricter: undeclared_as_public_with_stricter},
         ),
         _variant(
             "gate-only-with-forced-set",

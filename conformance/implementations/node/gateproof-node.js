@@ -2,11 +2,13 @@
 'use strict';
 // gateproof-node: the trust-ceiling rules and the forced-source lifecycle, decided independently of the model.
 //
+//   node gateproof-node.js           the conformance protocol on stdin and stdout (conformance/PROTOCOL.md)
 //   node gateproof-node.js --jsonl   one scenario per line on stdin, one outcome per line on stdout
 const readline = require('node:readline');
 const { decide } = require('./scenario');
 const { parse, stringify } = require('./json');
 const { UnsupportedScenario } = require('./errors');
+const { serve } = require('./protocol');
 
 function scenarioId(document) {
   return typeof document === 'object' && document !== null && typeof document.id === 'string' ? document.id : null;
@@ -35,6 +37,5 @@ function jsonl() {
 if (process.argv.includes('--jsonl')) {
   jsonl();
 } else {
-  process.stderr.write('usage: node gateproof-node.js --jsonl\n');
-  process.exitCode = 2;
+  serve(process.stdin, process.stdout);
 }

@@ -1,0 +1,61 @@
+"""The Node.js implementation behind the protocol: it starts, skips what it does not decide, and conforms.
+
+Skipped when node is not on PATH; then verify reports it unavailable instead of failing.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from gateproof.conformance.cli import main
+from gateproof.conformance.harness.campaign import Campaign, CampaignSettings
+from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.harness.process import ImplementationProcess
+from gateproof.conformance.harness.protocol import Errored, Outcome, Skipped
+from gateproof.conformance.implementations import BUILTINS
+
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
+
+
+@needs_node
+def test_node_announces_the_ceiling_kind_and_every_rule_version():
+    process = ImplementationProcess(BUILTINS["node"])
+    info = process.start()
+    process.close()
+    assert info.name == "node" and info.kinds == ("ceiling",) and "adr-179" in info.rules and "pre-164" in info.rules
+
+
+@needs_node
+def test_node_skips_gateway_scenarios_and_errors_on_a_scenario_it_cannot_apply():
+    gateway = next(case.scenario for case in load_corpus() if case.scenario.get("kind") == "gateway")
+    broken = {"gateproof": 1, "id": "broken", "world": {}, "steps": [{"op": "send", "configuration": "missing"}]}
+    ceiling = next(case for case in load_corpus() if case.scenario.get("kind", "ceiling") == "ceiling")
+    process = ImplementationProcess(BUILTINS["node"])
+    process.start()
+    replies = [process.run_one(scenario) for scenario in (gateway, broken, ceiling.scenario)]
+    process.close()
+    assert isinstance(replies[0], Skipped) and isinstance(replies[1], Errored)
+    assert isinstance(replies[2], Outcome) and replies[2].outcome == ceiling.expected
+
+
+@needs_node
+def test_node_conforms_on_the_corpus_and_a_thousand_generated_scenarios():
+    campaign = Campaign("node", BUILTINS["node"], CampaignSettings(level="full", examples=1000))
+    campaign.start()
+    campaign.run_corpus(load_corpus())
+    campaign.run_generated()
+    tally = campaign.finish()
+    assert tally.generated == 1000 and tally.is_conformant(), [v.message for v in tally.verdicts if v.status != "passed"][:5]
+
+
+def test_without_node_verify_reports_it_unavailable_and_never_crashes(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no node here; the Python built-ins run by absolute path
+    with CliRunner().isolated_filesystem(temp_dir=tmp_path):
+        alone = CliRunner().invoke(main, ["verify", "--builtin", "node", "--examples", "0"])
+        together = CliRunner().invoke(main, ["verify", "--builtin", "all", "--examples", "0"])
+    assert alone.exit_code == 2 and "node is not on PATH" in alone.output and "Traceback" not in alone.output
+    assert together.exit_code == 0, together.output
+    assert "unavailable" in together.output
