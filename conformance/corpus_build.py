@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from gateproof.model.scenario import read_scenario, run_scenario
+from gateproof.model.versions import LATEST
 
 from . import gateway_corpus
 from .documents import dumps_pretty
@@ -96,7 +97,11 @@ def ceiling_cases() -> list[dict]:
 
 
 def lifecycle_cases() -> list[dict]:
-    """Each ADR's story under its own version, and under the version before it, where the story's ending differs."""
+    """Each ADR's story under its own version, under the version before it, and under the latest rules.
+
+    The latest-rules case pins what every later ADR kept of the story, so an
+    implementation that claims only the latest rules is still held to it.
+    """
     stories = [
         ("164", "adr-164-queued-run-binds.json", ["C164.1", "C175.5"], "pre-164"),
         ("165", "adr-165-resume-regates.json", ["C165.1", "C165.3"], "adr-164"),
@@ -108,6 +113,8 @@ def lifecycle_cases() -> list[dict]:
     for number, file_name, rules, before in stories:
         cases.append(example(f"lifecycle.adr-{number}", file_name, rules))
         cases.append(example(f"lifecycle.adr-{number}.under-{before}", file_name, rules, before))
+        if f"adr-{number}" != LATEST.name:
+            cases.append(example(f"lifecycle.adr-{number}.under-latest", file_name, rules, LATEST.name))
     return cases
 
 

@@ -44,7 +44,8 @@ def test_case_is_valid_and_pins_rules_that_exist(case, every_rule_id):
 def test_a_lifecycle_story_under_the_version_before_its_adr_ends_differently():
     by_id = {c.id: c for c in CASES}
     for case in by_id.values():
-        if ".under-" in case.id:
+        # The latest-rules case pins what later ADRs kept; it may end as the story's own version does.
+        if ".under-" in case.id and not case.id.endswith(".under-latest"):
             own = by_id[case.id.split(".under-")[0]]
             assert own.expected["results"] != case.expected["results"], own.id
 

@@ -53,9 +53,9 @@ def test_node_conforms_on_the_corpus_and_a_thousand_generated_scenarios():
 
 def test_without_node_verify_reports_it_unavailable_and_never_crashes(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))  # no node here; the Python built-ins run by absolute path
-    with CliRunner().isolated_filesystem(temp_dir=tmp_path):
-        alone = CliRunner().invoke(main, ["verify", "--builtin", "node", "--examples", "0"])
-        together = CliRunner().invoke(main, ["verify", "--builtin", "all", "--examples", "0"])
+    monkeypatch.chdir(tmp_path)  # verify writes its results folder here
+    alone = CliRunner().invoke(main, ["verify", "--builtin", "node", "--examples", "0"])
+    together = CliRunner().invoke(main, ["verify", "--builtin", "all", "--examples", "0"])
     assert alone.exit_code == 2 and "node is not on PATH" in alone.output and "Traceback" not in alone.output
     assert together.exit_code == 0, together.output
     assert "unavailable" in together.output

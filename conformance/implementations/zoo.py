@@ -2,8 +2,8 @@
 
 A mutant claims the latest rules of its kind and decides every scenario
 with one variant of them (``gateproof.conformance.proofs.replay.run_under``):
-an older rule version for the defects the ADRs document, a ``wrong:``
-variant for the plausible bugs. ``gateproof verify --builtin mutant:NAME``
+the latest rules with one ADR's change undone for the defects the ADRs
+document, a deliberately wrong variant for the plausible bugs. ``gateproof verify --builtin mutant:NAME``
 serves it through ``python -m gateproof.conformance.implementations.mutant NAME``.
 """
 
@@ -20,14 +20,14 @@ class Mutant:
 
 
 ZOO: dict[str, Mutant] = {
-    "forced-ungated": Mutant("pre-164", "the gate folds the configuration alone: a run's forced sources are never gated (pre-164)", "ceiling"),
-    "resume-ungated": Mutant("adr-164", "a resume is judged on the configuration alone, its forced sources not re-gated (ADR-164's defect)", "ceiling"),
+    "forced-ungated": Mutant("wrong:forced-ungated", "the gate folds the configuration alone: a run's forced sources are never gated (pre-164)", "ceiling"),
+    "resume-ungated": Mutant("wrong:resume-ungated", "a resume is judged on the configuration alone, its forced sources not re-gated (ADR-164's defect)", "ceiling"),
     "resume-enabled-only": Mutant(
-        "adr-165", "a resume rebuilds forced snippets enabled-only, so one switched off while suspended escapes the re-gate (ADR-165's defect)",
+        "wrong:resume-snippets-enabled-only", "a resume rebuilds forced snippets enabled-only, so one switched off while suspended escapes the re-gate (ADR-165's defect)",
         "ceiling",
     ),
     "skills-unfiltered": Mutant(
-        "adr-166", "forced skills are not filtered by their switch at composition, and a resume orders them by name (ADR-166's defect)",
+        "wrong:skills-unfiltered", "forced skills are not filtered by their switch at composition, and a resume orders them by name (ADR-166's defect)",
         "ceiling",
     ),
     "first-wins-ties": Mutant("wrong:first-wins-ties", "on a tie between equally strict sources the first stays named", "ceiling"),

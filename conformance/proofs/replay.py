@@ -17,12 +17,12 @@ from gateproof.model.versions import VERSIONS
 from .domains import Domain
 from .send import Semantics, semantics_of
 from .wrong_gateways import WRONG_GATEWAYS, WRONG_RECORDS
-from .wrong_rules import WRONG_RULES
+from .wrong_rules import UNDONE_ADRS, WRONG_RULES
 
 #: The variants the proofs refute; each is some invariant's teeth.
 WRONG_VARIANTS: dict[str, Semantics] = {**WRONG_RULES, **WRONG_GATEWAYS}
 #: Every variant a scenario can be decided under, those no invariant is about besides.
-DECIDABLE_VARIANTS: dict[str, Semantics] = {**WRONG_VARIANTS, **WRONG_RECORDS}
+DECIDABLE_VARIANTS: dict[str, Semantics] = {**WRONG_VARIANTS, **WRONG_RECORDS, **UNDONE_ADRS}
 
 
 def semantics_named(name: str) -> Semantics:

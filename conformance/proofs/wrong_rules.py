@@ -16,7 +16,7 @@ from gateproof.model.gate import Decision
 from gateproof.model.ladder import DataClass
 from gateproof.model.lattice import CEILING_RANKS, OBSERVED, PERMITTED, REFUSED, UNDECLARED
 from gateproof.model.scenario import run
-from gateproof.model.versions import ENABLED, LATEST
+from gateproof.model.versions import ALL_BY_NAME, ENABLED, EXISTING, LATEST
 from gateproof.model.zones import CEILINGS
 
 from .send import WRONG_PREFIX as PREFIX
@@ -152,5 +152,27 @@ WRONG_RULES: dict[str, Semantics] = {
             RESUME_ENABLED_ONLY,
             description="A resume rebuilds forced snippets and skills enabled-only, so a source switched off while the run waited drops out of the re-gate.",
         ),
+    )
+}
+
+
+def _undone(name: str, description: str, **switches) -> Semantics:
+    rules = evolve(LATEST, name=PREFIX + name, **switches)
+    return Semantics(rules.name, rules, description=description)
+
+
+#: The latest rules with exactly one ADR's change undone: each documented defect on its own,
+#: so a counterexample shows that defect and not the later ADRs' other changes.
+UNDONE_ADRS: dict[str, Semantics] = {
+    variant.name: variant
+    for variant in (
+        _undone("forced-ungated", "ADR-164 undone: the gate folds the configuration's sources alone; a run's forced set is never gated.",
+                gates_forced_sources=False),
+        _undone("resume-ungated", "ADR-165 undone: a suspend persists no forced uids, so a resume is judged on the configuration alone.",
+                regates_on_resume=False),
+        _undone("resume-snippets-enabled-only", "ADR-166 undone: a resume rebuilds forced snippets enabled-only, so one switched off while suspended escapes the re-gate.",
+                resume_snippet_lookup=ENABLED),
+        _undone("skills-unfiltered", "ADR-175 undone: forced skills ignore their switch when a prompt is composed, and a resume finds them by name order.",
+                composition_skill_lookup=EXISTING, resume_skill_lookup=ALL_BY_NAME),
     )
 }
