@@ -181,7 +181,6 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
             tally, started = drive(name, argv, prefix, campaign, replayed, corpus, log, progress, console)
             tallies.append(tally)
             all_started &= started
-    Console(width=None if sys.stdout.isatty() else 180).print(summary_table(tallies))
     # A mutant is shown by its smallest counterexample; an implementation expected to conform by every disagreement.
     mutants = [smallest_counterexample(t) for t in tallies if t.expected == CAUGHT]
     for verdict in filter(None, mutants):
@@ -191,6 +190,8 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
         click.echo(brief_text(verdict))
     if len(shown) > SHOWN:
         click.echo(f"... and {len(shown) - SHOWN} more disagreements: see {Path(out) / 'results.jsonl'} or --report")
+    # The matrix comes last, so it is what a reader of a long run sees first.
+    Console(width=None if sys.stdout.isatty() else 180).print(summary_table(tallies))
     if report_format:
         settings = {"compare": level, "examples": examples, "seed": seed, "rules": rules, "kinds": list(kinds), "timeout": timeout}
         Path(output).write_text(render(report_format, tallies, settings), encoding="utf-8")
