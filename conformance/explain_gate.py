@@ -71,7 +71,7 @@ def gate_lines(world, trace, result: dict, rules) -> list[str]:
     if result["exception"]:
         lines.append(f"  exception: {result['exception']}  [C144.13]")
     for record in result["audit"]:
-        lines.append(f"  audit: context_blocked, reason {record['reason']}, detail {record['detail']}, provider {record['provider'] or '(none)'}  [C144.14]")
+        lines.append(f"  audit: context_blocked, reason {record['reason']}, detail {record['detail']}, provider {record['provider'] or '(none)'}, user {record['be_user']}, run {record['agentrun_uid']}  [C144.14, C144.15]")
     return lines
 
 
