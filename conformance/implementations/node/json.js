@@ -71,34 +71,34 @@ function parse(text) {
     }
   }
 
-  function array() {
+  // An array or an object: items separated by commas, up to the closing bracket.
+  function container(close, readItem) {
     at += 1;
-    const items = [];
     skipWhitespace();
-    if (text[at] === ']') {
+    if (text[at] === close) {
       at += 1;
-      return items;
+      return;
     }
     for (;;) {
-      items.push(value());
+      readItem();
       skipWhitespace();
       if (text[at] === ',') at += 1;
-      else if (text[at] === ']') {
+      else if (text[at] === close) {
         at += 1;
-        return items;
-      } else fail('expected , or ]');
+        return;
+      } else fail(`expected , or ${close}`);
     }
   }
 
+  function array() {
+    const items = [];
+    container(']', () => items.push(value()));
+    return items;
+  }
+
   function object() {
-    at += 1;
     const result = {};
-    skipWhitespace();
-    if (text[at] === '}') {
-      at += 1;
-      return result;
-    }
-    for (;;) {
+    container('}', () => {
       skipWhitespace();
       if (text[at] !== '"') fail('expected a key');
       const key = string();
@@ -107,13 +107,8 @@ function parse(text) {
       at += 1;
       // defineProperty, so that a key named __proto__ is data and not a prototype.
       Object.defineProperty(result, key, { value: value(), enumerable: true, writable: true, configurable: true });
-      skipWhitespace();
-      if (text[at] === ',') at += 1;
-      else if (text[at] === '}') {
-        at += 1;
-        return result;
-      } else fail('expected , or }');
-    }
+    });
+    return result;
   }
 
   function value() {
