@@ -13,7 +13,6 @@ from typing import Iterable, Iterator
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 
 from .documents import dumps, parse_json
-from .proofs.replay import is_for, run_under
 
 #: Lines handed to a worker at a time: large enough that the hand-over costs little.
 CHUNK = 256
@@ -24,6 +23,8 @@ def decided(document, rules: str | None = None) -> dict:
     scenario = read_scenario(document)
     if rules is None:
         return run_scenario(scenario)
+    from .proofs.replay import is_for, run_under  # the prover's variants load only when asked for
+
     if not is_for(rules, document):
         raise ScenarioError("$", f"--rules {rules} does not apply to this kind of scenario")
     return run_under(rules, document)

@@ -6,6 +6,7 @@ exit status 2, never a traceback.
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
@@ -13,15 +14,48 @@ import click
 from gateproof.model.scenario import ScenarioError, read_scenario
 
 from .bulk import decide_lines, decided
-from .cli_corpus import corpus
-from .cli_diff import diff
-from .cli_prove import prove
-from .cli_verify import verify
 from .documents import dumps_pretty, parse_json
-from .explain import explain_scenario
-from .proofs.replay import decide_names
 
 USAGE_ERROR = 2
+
+#: Commands whose modules load only when the command runs: they bring in the
+#: prover, hypothesis and the harness, which ``decide`` never needs and whose
+#: import alone would cost a bulk run more than a thousand decisions.
+LAZY_COMMANDS = {
+    "prove": "gateproof.conformance.cli_prove",
+    "diff": "gateproof.conformance.cli_diff",
+    "verify": "gateproof.conformance.cli_verify",
+    "corpus": "gateproof.conformance.cli_corpus",
+}
+
+
+class CommandGroup(click.Group):
+    """A group that imports each of :data:`LAZY_COMMANDS` when it is asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in LAZY_COMMANDS:
+            return getattr(importlib.import_module(LAZY_COMMANDS[name]), name)
+        return super().get_command(ctx, name)
+
+
+class RulesChoice(click.Choice):
+    """``--rules``: the names ``decide`` accepts, listed from the proofs only when help or a value needs them."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+
+    @property
+    def choices(self):
+        from .proofs.replay import decide_names
+
+        return decide_names()
+
+    @choices.setter
+    def choices(self, _value) -> None:
+        pass
 
 
 def fail(message: str) -> None:
@@ -46,7 +80,7 @@ def load_scenario(path: str):
         fail(f"{path}: {error}")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="gateproof")
 def main() -> None:
     """Reference model, proofs and conformance suite for LLM context-trust and tool-call rules."""
@@ -56,7 +90,7 @@ def main() -> None:
 @click.argument("path", default="-")
 @click.option("--jsonl", is_flag=True, help="One scenario per line in, one outcome per line out.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="With --jsonl: worker processes deciding lines in parallel.")
-@click.option("--rules", "rules", type=click.Choice(decide_names()), default=None,
+@click.option("--rules", "rules", type=RulesChoice(), default=None,
               help="Decide under these rules instead of the scenario's own: a rule version, or a deliberately wrong variant (wrong:...).")
 def decide(path: str, jsonl: bool, jobs: int, rules: str | None) -> None:
     """Print the model's outcome for the scenario in PATH (- for stdin)."""
@@ -87,13 +121,9 @@ def open_or_fail(path: str):
 @click.argument("path", default="-")
 def explain(path: str) -> None:
     """Explain, step by step and rule by rule, how the model decides the scenario in PATH."""
+    from .explain import explain_scenario
+
     click.echo(explain_scenario(load_scenario(path)))
-
-
-main.add_command(prove)
-main.add_command(diff)
-main.add_command(verify)
-main.add_command(corpus)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,9 +8,6 @@ rule outcome (refused, gone) is the runner's business, not an input error.
 
 from __future__ import annotations
 
-from functools import cache
-
-import jsonschema
 from attrs import fields as attrs_fields
 from attrs import frozen
 
@@ -19,7 +16,7 @@ from ..lifecycle import QUEUED, RUNNING, SUSPENDED
 from ..records import Configuration, Provider, Skill, Snippet, World
 from ..story import KINDS, find_record
 from .errors import ScenarioError
-from .schema import schema
+from .schema import field_problem
 
 
 @frozen
@@ -76,12 +73,6 @@ RECORD_CLASSES = {"snippet": Snippet, "skill": Skill, "provider": Provider, "con
 RUN_MOVES = {"dequeue": (QUEUED, RUNNING), "suspend": (RUNNING, SUSPENDED), "resume": (SUSPENDED, RUNNING)}
 
 
-@cache
-def _field_validator(kind: str, field: str):
-    defs = schema("scenario")["$defs"]
-    return jsonschema.Draft202012Validator({"$defs": defs, **defs[kind]["properties"][field]})
-
-
 def _changes(kind: str, raw: dict, where: str) -> dict:
     key = KINDS[kind][1]
     allowed = {f.name for f in attrs_fields(RECORD_CLASSES[kind])} - {key}
@@ -89,9 +80,9 @@ def _changes(kind: str, raw: dict, where: str) -> dict:
     for name, value in raw.items():
         if name not in allowed:
             raise ScenarioError(f"{where}.set.{name}", f"not a field of a {kind} that can change")
-        error = jsonschema.exceptions.best_match(_field_validator(kind, name).iter_errors(value))
-        if error is not None:
-            raise ScenarioError(f"{where}.set.{name}", error.message)
+        problem = field_problem(kind, name, value)
+        if problem is not None:
+            raise ScenarioError(f"{where}.set.{name}", problem)
         changes[name] = tuple(value) if isinstance(value, list) else value
     return changes
 

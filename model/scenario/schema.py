@@ -86,3 +86,31 @@ def validate(name: str, document: object) -> None:
         raise ScenarioError("$", "rejected by the schema")
     path, problem = _describe(error)
     raise ScenarioError(join_path(path), problem)
+
+
+def _field_schema(record: str, field: str) -> dict:
+    """The schema of one field of a record kind (snippet, skill…) as the scenario schema defines it."""
+    defs = schema("scenario")["$defs"]
+    return {"$defs": defs, **defs[record]["properties"][field]}
+
+
+@cache
+def _fast_field_validator(record: str, field: str):
+    return jsonschema_rs.validator_for(_field_schema(record, field))
+
+
+@cache
+def _precise_field_validator(record: str, field: str):
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(_field_schema(record, field))
+
+
+def field_problem(record: str, field: str, value: object) -> str | None:
+    """What is wrong with ``value`` as the ``field`` of a ``record``; None when nothing is."""
+    if _fast_field_validator(record, field).is_valid(value):
+        return None
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_precise_field_validator(record, field).iter_errors(value))
+    return "rejected by the schema" if error is None else error.message
