@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
+import subprocess
+import sys
 
 import orjson
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gateproof.conformance.cli import main
 from gateproof.model.scenario import read_scenario, run_scenario
@@ -106,3 +111,25 @@ def test_the_command_line_reads_integers_beyond_64_bits_exactly_as_in_process():
 
     assert parse_json(b'{"be_user": 18446744073709551617, "x": [1.5]}') == {"be_user": 18446744073709551617, "x": [1.5]}
     assert parse_json(b'{"text": "12345678901234567890123"}') == {"text": "12345678901234567890123"}
+
+
+@pytest.mark.rule("C144.15")
+@given(st.binary(max_size=80) | st.lists(st.sampled_from([b"1234567890", b"7", b"x", b"\xd9\xa3", b" "]), max_size=60).map(b"".join))
+def test_the_long_number_check_finds_exactly_the_runs_of_twenty_ascii_digits(raw):
+    from gateproof.conformance.documents import has_long_number
+
+    assert has_long_number(raw) == (re.search(rb"[0-9]{20}", raw) is not None)
+
+
+def test_deciding_loads_neither_the_prover_nor_the_harness():
+    """Bulk runs pay the start-up once per process: decide imports only the model and its reader."""
+    example = sorted((pathlib.Path(__file__).parent.parent / "examples").glob("*.json"))[0]
+    code = (
+        "import sys\n"
+        "from gateproof.conformance.cli import main\n"
+        f"try:\n    main(['decide', {str(example)!r}])\nexcept SystemExit as done:\n    assert done.code in (0, None), done.code\n"
+        "print(sorted(m for m in ('z3', 'hypothesis', 'rich', 'jsonschema') if m in sys.modules), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout)["gateproof"] == 1
+    assert done.stderr.strip() == "[]"
