@@ -7,9 +7,7 @@ fallback list), because how a raw value is read is itself a rule. A
 
 from __future__ import annotations
 
-from functools import cached_property
-
-from attrs import evolve, frozen
+from attrs import Factory, evolve, field, frozen
 
 from .enforcement import MISSING
 
@@ -73,13 +71,18 @@ class Skill:
         return self.enabled
 
 
-def _by_key(records, key):
-    return {getattr(record, key): record for record in records}
+def _index(table: str, key: str) -> Factory:
+    """A lookup of a table's records by key, built with the world."""
+    return Factory(lambda world: {getattr(record, key): record for record in getattr(world, table)}, takes_self=True)
 
 
 @frozen
 class World:
-    """One snapshot of storage and the enforcement switch's raw value."""
+    """One snapshot of storage and the enforcement switch's raw value.
+
+    The lookups by key are built once, with the world, because every send
+    reads them; they are derived, so they take no part in equality.
+    """
 
     providers: tuple[Provider, ...] = ()
     models: tuple[LlmModel, ...] = ()
@@ -87,26 +90,11 @@ class World:
     snippets: tuple[Snippet, ...] = ()
     skills: tuple[Skill, ...] = ()
     enforcement: object = MISSING  # the raw switch value, or MISSING when never stored
-
-    @cached_property
-    def provider_index(self) -> dict[str, Provider]:
-        return _by_key(self.providers, "identifier")
-
-    @cached_property
-    def model_index(self) -> dict[str, LlmModel]:
-        return _by_key(self.models, "identifier")
-
-    @cached_property
-    def configuration_index(self) -> dict[str, Configuration]:
-        return _by_key(self.configurations, "identifier")
-
-    @cached_property
-    def snippet_index(self) -> dict[int, Snippet]:
-        return _by_key(self.snippets, "uid")
-
-    @cached_property
-    def skill_index(self) -> dict[int, Skill]:
-        return _by_key(self.skills, "uid")
+    provider_index: dict[str, Provider] = field(init=False, eq=False, repr=False, default=_index("providers", "identifier"))
+    model_index: dict[str, LlmModel] = field(init=False, eq=False, repr=False, default=_index("models", "identifier"))
+    configuration_index: dict[str, Configuration] = field(init=False, eq=False, repr=False, default=_index("configurations", "identifier"))
+    snippet_index: dict[int, Snippet] = field(init=False, eq=False, repr=False, default=_index("snippets", "uid"))
+    skill_index: dict[int, Skill] = field(init=False, eq=False, repr=False, default=_index("skills", "uid"))
 
     def with_changes(self, **changes) -> World:
         return evolve(self, **changes)

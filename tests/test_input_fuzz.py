@@ -44,7 +44,18 @@ def broken_documents(draw):
     document = copy.deepcopy(draw(ceiling_scenarios(max_steps=2, max_snippets=2, max_skills=2)))
     objects = list(closed_objects(document))
     path, target = draw(st.sampled_from(objects))
-    how = draw(st.sampled_from(["extra", "missing", "type", "op", "huge", "unknown configuration"]))
+    how = draw(st.sampled_from(["extra", "missing", "type", "op", "huge", "duplicate", "unknown configuration"]))
+    tables = [kind for kind in ("providers", "models", "configurations", "snippets", "skills") if document["world"].get(kind)]
+    if how == "duplicate" and tables:
+        kind = draw(st.sampled_from(tables))
+        records = document["world"][kind]
+        twin = copy.deepcopy(draw(st.sampled_from(records)))
+        key = "uid" if kind in ("snippets", "skills") else "identifier"
+        if key == "uid" and draw(st.booleans()):
+            twin["uid"] = float(twin["uid"])  # 7.0 is the integer 7, so the same key
+        records.insert(draw(st.integers(0, len(records))), twin)
+        second = max(i for i, record in enumerate(records) if record[key] == twin[key])
+        return document, f"$.world.{kind}[{second}].{key}"
     if how == "extra":
         key = draw(st.sampled_from(["approved_by", "zone_override", "x", "", "Uid"]))
         target[key] = draw(json_values)

@@ -72,25 +72,28 @@ def _configuration(fields: dict) -> Configuration:
     return Configuration(**values)
 
 
-def _unique(records: list, key: str, where: str) -> None:
-    if len({record[key] for record in records}) == len(records):
-        return
+def _duplicate(records: list, key: str, where: str) -> ScenarioError:
     seen: set = set()
     for position, record in enumerate(records):
         value = record[key]
         if value in seen:
-            raise ScenarioError(f"$.world.{where}[{position}].{key}", f"duplicate {key} {value!r}")
+            return ScenarioError(f"$.world.{where}[{position}].{key}", f"duplicate {key} {value!r}")
         seen.add(value)
+    raise AssertionError(f"no duplicate {key} in {where}")
 
 
-_KEYS = (("providers", "identifier"), ("models", "identifier"), ("configurations", "identifier"), ("snippets", "uid"), ("skills", "uid"))
+#: Each table, the key its records are found by, and the world's lookup by that key.
+_KEYS = (
+    ("providers", "identifier", "provider_index"),
+    ("models", "identifier", "model_index"),
+    ("configurations", "identifier", "configuration_index"),
+    ("snippets", "uid", "snippet_index"),
+    ("skills", "uid", "skill_index"),
+)
 
 
 def read_world(fields: dict) -> World:
-    for where, key in _KEYS:
-        if where in fields:
-            _unique(fields[where], key, where)
-    return World(
+    world = World(
         providers=tuple(Provider(**p) for p in fields.get("providers", ())),
         models=tuple(LlmModel(**m) for m in fields.get("models", ())),
         configurations=tuple(_configuration(c) for c in fields.get("configurations", ())),
@@ -98,6 +101,11 @@ def read_world(fields: dict) -> World:
         skills=tuple(_record(Skill, s) for s in fields.get("skills", ())),
         enforcement=fields.get("enforcement", MISSING),
     )
+    # A lookup holds fewer records than its table exactly when two share a key.
+    for where, key, index in _KEYS:
+        if len(getattr(world, index)) != len(getattr(world, where)):
+            raise _duplicate(fields[where], key, where)
+    return world
 
 
 def _step(fields: dict, position: int, world: World, runs: dict):
