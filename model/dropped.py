@@ -38,6 +38,8 @@ def missing_uids(index: Mapping, kind: str, requested: Sequence[int], arrived: S
         return ()
     arrived_uids = {record.uid for record in arrived}
     absent = [uid for uid in requested if uid not in arrived_uids]
+    if not absent:
+        return ()
     existing = {record.uid for record in lookup_existing(index, absent)}
     return tuple(DroppedSource(kind, uid, DEACTIVATED if uid in existing else GONE) for uid in absent)
 

@@ -7,6 +7,7 @@ flag and keep duplicates.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Mapping, Sequence, TypeVar
 
 from .lattice import CONCRETE
@@ -15,6 +16,7 @@ from .text import ascii_lower, trim
 from .versions import ALL_BY_NAME, ENABLED, EXISTING
 
 R = TypeVar("R")
+BY_SORTING_THEN_NAME = attrgetter("sorting", "name")
 
 
 def is_kept_by(lookup: str, deleted, switched_on, ops=CONCRETE):
@@ -64,7 +66,7 @@ def has_tag(snippet: Snippet, tag: str) -> bool:
     # A whole token equal to the tag is also a substring of the lowered tags:
     # the cheap test rules out most snippets before any token is split off.
     tags = ascii_lower(snippet.tags)
-    return tag in tags and any(trim(token) == tag for token in tags.split(","))
+    return tag in tags and tag in map(trim, tags.split(","))
 
 
 def lookup_active_by_tag(snippets: Sequence[Snippet], tag: str) -> tuple[Snippet, ...]:
@@ -76,4 +78,4 @@ def lookup_active_by_tag(snippets: Sequence[Snippet], tag: str) -> tuple[Snippet
     if tag == "":
         return ()
     matching = [s for s in snippets if s.active and not s.deleted and has_tag(s, tag)]
-    return tuple(sorted(matching, key=lambda s: (s.sorting, s.name)))
+    return tuple(sorted(matching, key=BY_SORTING_THEN_NAME))

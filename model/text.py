@@ -19,8 +19,12 @@ def trim(value: str) -> str:
 
 
 def ascii_lower(value: str) -> str:
-    """Lowercase ASCII letters only, as PHP's ``strtolower`` does."""
-    return value.translate(_ASCII_LOWER)
+    """Lowercase ASCII letters only, as PHP's ``strtolower`` does.
+
+    On an all-ASCII string Python's ``lower`` does exactly that, and faster;
+    only a string with other characters needs the letter-by-letter table.
+    """
+    return value.lower() if value.isascii() else value.translate(_ASCII_LOWER)
 
 
 def normalise_token(value: str) -> str:

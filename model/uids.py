@@ -19,7 +19,7 @@ _INT_MIN = -(2**63)
 
 
 def _saturated(number: int) -> int:
-    return max(_INT_MIN, min(_INT_MAX, number))
+    return number if _INT_MIN <= number <= _INT_MAX else (_INT_MAX if number > 0 else _INT_MIN)
 
 
 def _as_php_int(value: object) -> int | None:
@@ -28,6 +28,8 @@ def _as_php_int(value: object) -> int | None:
     An integer string is cast exactly; any other numeric string goes through
     a float first, as PHP does, so ``"1.9"`` is 1 and ``"1e3"`` is 1000.
     """
+    if type(value) is int:  # the common case first; a bool is not an int here
+        return _saturated(value)
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         return None
     if isinstance(value, str):

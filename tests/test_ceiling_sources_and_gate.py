@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from support import readout, results, send, skill, snippet, world
 
@@ -299,4 +301,12 @@ def test_only_ascii_digits_make_a_numeric_uid_and_numbers_saturate_at_64_bits():
     from gateproof.model.uids import read_request_uids
 
     assert read_request_uids(["٣", "１２", "3"]) == (3,)
-    assert read_request_uids(["\v4\f", "5e0", "+6", "1e30", 2**70]) == (4, 5, 6, 2**63 - 1, 2**63 - 1)
+    assert read_request_uids(["\v4\f", "5e0", "+6", "1e30", 2**70, -(2**70), "-99999999999999999999"]) == (4, 5, 6, 2**63 - 1, 2**63 - 1)
+
+
+@pytest.mark.rule("C144.4")
+@given(st.text(alphabet=st.characters(codec="utf-8")) | st.text(alphabet="aZzA@[`{İKẞı \t"))
+def test_tags_and_identifiers_are_lowercased_in_ascii_letters_only(text):
+    from gateproof.model.text import ascii_lower
+
+    assert ascii_lower(text) == "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)

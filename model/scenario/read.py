@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from attrs import frozen
+from attrs import NOTHING, frozen
+from attrs import fields as attrs_fields
 
 from ..enforcement import MISSING
 from ..records import Configuration, LlmModel, Provider, Skill, Snippet, World
@@ -58,18 +59,33 @@ def _ints(values) -> tuple[int, ...]:
     return tuple(int(v) for v in values)
 
 
-def _record(cls, fields: dict):
-    # The schema admits 7.0 as an integer; the model keys records by int.
-    if type(fields["uid"]) is not int or type(fields.get("sorting", 0)) is not int:
-        fields = {k: (int(v) if k in ("uid", "sorting") else v) for k, v in fields.items()}
-    return cls(**fields)
+def record_reader(cls, **conversions):
+    """A reader of ``cls`` records from schema-checked objects, each field converted as ``conversions`` say.
+
+    The values are handed over by position, in the order of the record's
+    fields: the schema has already refused unknown and missing required
+    keys, and positions spare the constructor matching each key by name.
+    """
+    fields = attrs_fields(cls)
+    names = tuple(field.name for field in fields)
+    defaults = tuple(None if field.default is NOTHING else field.default for field in fields)
+    converted = tuple((names.index(name), convert) for name, convert in conversions.items())
+
+    def read(raw: dict):
+        values = list(map(raw.get, names, defaults))
+        for position, convert in converted:
+            values[position] = convert(values[position])
+        return cls(*values)
+
+    return read
 
 
-def _configuration(fields: dict) -> Configuration:
-    values = dict(fields)
-    values["fallbacks"] = tuple(values.get("fallbacks", ()))
-    values["skills"] = _ints(values.get("skills", ()))
-    return Configuration(**values)
+# The schema admits 7.0 as an integer; the model keys and sorts records by int.
+_read_provider = record_reader(Provider)
+_read_model = record_reader(LlmModel)
+_read_configuration = record_reader(Configuration, fallbacks=tuple, skills=_ints)
+_read_snippet = record_reader(Snippet, uid=int, sorting=int)
+_read_skill = record_reader(Skill, uid=int)
 
 
 def _duplicate(records: list, key: str, where: str) -> ScenarioError:
@@ -94,11 +110,11 @@ _KEYS = (
 
 def read_world(fields: dict) -> World:
     world = World(
-        providers=tuple(Provider(**p) for p in fields.get("providers", ())),
-        models=tuple(LlmModel(**m) for m in fields.get("models", ())),
-        configurations=tuple(_configuration(c) for c in fields.get("configurations", ())),
-        snippets=tuple(_record(Snippet, s) for s in fields.get("snippets", ())),
-        skills=tuple(_record(Skill, s) for s in fields.get("skills", ())),
+        providers=tuple(map(_read_provider, fields.get("providers", ()))),
+        models=tuple(map(_read_model, fields.get("models", ()))),
+        configurations=tuple(map(_read_configuration, fields.get("configurations", ()))),
+        snippets=tuple(map(_read_snippet, fields.get("snippets", ()))),
+        skills=tuple(map(_read_skill, fields.get("skills", ()))),
         enforcement=fields.get("enforcement", MISSING),
     )
     # A lookup holds fewer records than its table exactly when two share a key.
