@@ -22,6 +22,7 @@ from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.scenario.read import Send
 from gateproof.model.scenario.run import trace_send
 
+from .bulk import decide_line
 from .harness.campaign import Campaign, CampaignSettings
 from .harness.corpus import load_corpus
 from .harness.expectations import size_text, smallest_counterexample
@@ -93,27 +94,34 @@ def bench_decisions(print=print) -> None:
     print(f"  whole send (lookups, sources…)  {rate(repeat, send_seconds)}  ratio to target {repeat / send_seconds / DECISION_TARGET:.2f}x")
 
 
+def run_command(argv: list[str]) -> tuple[float, bytes]:
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, check=True)
+    return time.perf_counter() - start, done.stdout
+
+
 def bench_jsonl(print=print, count: int = 10_000) -> None:
+    """The command's own per-line function in process, then the command itself, its start-up measured apart."""
     rng = random.Random(7)
     lines = [orjson.dumps(ten_source_scenario(rng, n)) for n in range(count)]
     start = time.perf_counter()
     for line in lines:
-        orjson.dumps(run_scenario(read_scenario(orjson.loads(line))))
+        decide_line(line)
     in_process = time.perf_counter() - start
     with tempfile.NamedTemporaryFile("wb", suffix=".jsonl", delete=False) as handle:
         handle.write(b"\n".join(lines) + b"\n")
-    commands = {}
+    decide = [sys.executable, "-m", "gateproof.conformance.cli", "decide", "--jsonl"]
     try:
-        for jobs in (1, os.cpu_count() or 1):
-            start = time.perf_counter()
-            argv = [sys.executable, "-m", "gateproof.conformance.cli", "decide", "--jsonl", "--jobs", str(jobs), handle.name]
-            done = subprocess.run(argv, capture_output=True, check=True)
-            commands[jobs] = time.perf_counter() - start
-            assert done.stdout.count(b"\n") == count
+        start_up = min(run_command([*decide, os.devnull])[0] for _ in range(3))
+        commands = {}
+        for jobs in sorted({1, os.cpu_count() or 1}):
+            commands[jobs], stdout = run_command([*decide, "--jobs", str(jobs), handle.name])
+            assert stdout.count(b"\n") == count
     finally:
         os.unlink(handle.name)
-    print(f"decide --jsonl, {count:,} generated 10-source scenarios (target 20,000/s, the nr-llm PHP figure)")
+    print(f"decide --jsonl, {count:,} generated 10-source scenarios (target 20,000/s in one process, the nr-llm PHP figure)")
     print(f"  in process: parse, validate, decide, serialise  {rate(count, in_process)}  ratio to target {count / in_process / JSONL_TARGET:.2f}x")
+    print(f"  the command's start-up, on empty input          {start_up:12.2f} s")
     for jobs, seconds in commands.items():
         label = f"the command, --jobs {jobs}, start-up included"
         print(f"  {label:<47} {rate(count, seconds)}  ratio to target {count / seconds / JSONL_TARGET:.2f}x")

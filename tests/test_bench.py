@@ -1,0 +1,17 @@
+"""make bench's throughput figures: each measurement runs and prints, on a small input (the figures are never asserted)."""
+
+from __future__ import annotations
+
+import re
+
+from gateproof.conformance.bench import bench_jsonl
+
+
+def test_the_jsonl_benchmark_runs_the_command_and_prints_every_figure():
+    printed: list[str] = []
+    bench_jsonl(print=printed.append, count=30)
+    assert "target 20,000/s in one process" in printed[0]
+    labels = [line.split("  ")[1].strip() for line in printed[1:] if line.startswith("  ")]
+    assert labels[:3] == ["in process: parse, validate, decide, serialise", "the command's start-up, on empty input", "the command, --jobs 1, start-up included"]
+    for line in printed[1:]:
+        assert re.search(r"[0-9][0-9,.]*(/s| s)\b", line), line
