@@ -133,3 +133,28 @@ def test_deciding_loads_neither_the_prover_nor_the_harness():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(done.stdout)["gateproof"] == 1
     assert done.stderr.strip() == "[]"
+
+
+@pytest.mark.rule("S001.1")
+@pytest.mark.parametrize("be_user", ["0", "18446744073709551617"], ids=["fast parser", "exact parser"])
+def test_a_key_written_twice_is_read_at_its_last_occurrence(be_user):
+    from gateproof.conformance.documents import parse_json
+
+    text = '{"gateproof": 1, "id": "first", "id": "last", "world": {"enforcement": "observe", "enforcement": "enforce"}, "steps": [{"op": "classify", "configuration": "c"}], "x": %s}' % be_user
+    document = parse_json(text.encode())
+    assert document["id"] == "last" and document["world"] == {"enforcement": "enforce"}
+
+
+def _no_key_twice(pairs):
+    keys = [key for key, _ in pairs]
+    assert len(keys) == len(set(keys)), f"repeated key in {keys}"
+    return dict(pairs)
+
+
+@pytest.mark.rule("S001.1")
+def test_no_shipped_document_writes_a_key_twice():
+    root = pathlib.Path(__file__).parent.parent
+    documents = [*(root / "conformance" / "corpus").rglob("*.json"), *(root / "examples").glob("*.json")]
+    assert len(documents) > 10
+    for path in documents:
+        json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_key_twice)
