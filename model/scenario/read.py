@@ -65,6 +65,7 @@ def record_reader(cls, **conversions):
     The values are handed over by position, in the order of the record's
     fields: the schema has already refused unknown and missing required
     keys, and positions spare the constructor matching each key by name.
+    A key that is no field of the record (a step's ``op``) is not read.
     """
     fields = attrs_fields(cls)
     names = tuple(field.name for field in fields)
@@ -124,26 +125,29 @@ def read_world(fields: dict) -> World:
     return world
 
 
+#: The single-send steps; the story steps are read by ``read_story_step``.
+_STEP_READERS = {
+    "send": record_reader(Send, forced_snippets=tuple, forced_skills=tuple),
+    "readout": record_reader(Readout, forced_snippets=tuple, forced_skills=tuple),
+    "classify": record_reader(Classify),
+}
+
+
 def _step(fields: dict, position: int, world: World, runs: dict):
     where = f"$.steps[{position}]"
-    if fields["op"] not in ("send", "readout", "classify"):
+    read = _STEP_READERS.get(fields["op"])
+    if read is None:
         return read_story_step(fields, where, world, runs)
-    values = {k: v for k, v in fields.items() if k != "op"}
-    configuration = world.configuration_index.get(values["configuration"])
+    name = fields["configuration"]
+    configuration = world.configuration_index.get(name)
     if configuration is None:
-        raise ScenarioError(f"{where}.configuration", f"no configuration {values['configuration']!r} in the world")
+        raise ScenarioError(f"{where}.configuration", f"no configuration {name!r} in the world")
     if configuration.deleted:
-        raise ScenarioError(f"{where}.configuration", f"configuration {values['configuration']!r} is deleted")
-    for key in ("forced_snippets", "forced_skills"):
-        if key in values:
-            values[key] = tuple(values[key])
-    op = fields["op"]
-    if op == "send":
-        serving = values.get("serving_model")
-        if serving is not None and serving not in world.model_index:
-            raise ScenarioError(f"{where}.serving_model", f"no model {serving!r} in the world")
-        return Send(**values)
-    return Readout(**values) if op == "readout" else Classify(**values)
+        raise ScenarioError(f"{where}.configuration", f"configuration {name!r} is deleted")
+    serving = fields.get("serving_model")
+    if serving is not None and serving not in world.model_index:
+        raise ScenarioError(f"{where}.serving_model", f"no model {serving!r} in the world")
+    return read(fields)
 
 
 def read_scenario(document: Any) -> Scenario:
