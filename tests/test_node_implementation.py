@@ -164,12 +164,12 @@ def test_edge_stories_give_the_models_outcome_or_are_errored_where_it_refuses_th
         assert typed(reply) == typed(expected), f"scenario: {line}\n  model: {json.dumps(expected)}\n  node:  {json.dumps(reply)}"
 
 
-def test_a_gateway_scenario_is_skipped():
-    document = json.loads((ROOT / "examples" / "gateway-cross-tenant-probe.json").read_text(encoding="utf-8"))
+def test_a_gateway_scenario_under_an_unknown_rule_version_is_skipped():
+    document = {**json.loads((ROOT / "examples" / "gateway-cross-tenant-probe.json").read_text(encoding="utf-8")), "rules": "lab-002"}
     [reply] = answer([json.dumps(document)])
     assert reply["gateproof"] == 1
     assert reply["scenario"] == document["id"]
-    assert reply["skipped"]
+    assert "lab-002" in reply["skipped"]
     assert "results" not in reply
 
 
