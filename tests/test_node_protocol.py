@@ -1,4 +1,4 @@
-"""The Node.js implementation behind the protocol: it starts, skips what it does not decide, and conforms.
+"""The Node.js implementation behind the protocol: it starts, decides both kinds, skips what it does not decide, and conforms.
 
 Skipped when node is not on PATH; then verify reports it unavailable instead of failing.
 """
@@ -21,24 +21,31 @@ needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is no
 
 
 @needs_node
-def test_node_announces_the_ceiling_kind_and_every_rule_version():
+def test_node_announces_both_kinds_and_every_rule_version():
     process = ImplementationProcess(BUILTINS["node"])
     info = process.start()
     process.close()
-    assert info.name == "node" and info.kinds == ("ceiling",) and "adr-179" in info.rules and "pre-164" in info.rules
+    assert info.name == "node" and info.kinds == ("ceiling", "gateway")
+    assert {"pre-164", "adr-179", "nr-llm", "lab-001", "lab-001+next"} <= set(info.rules)
 
 
 @needs_node
-def test_node_skips_gateway_scenarios_and_errors_on_a_scenario_it_cannot_apply():
-    gateway = next(case.scenario for case in load_corpus() if case.scenario.get("kind") == "gateway")
+def test_node_decides_both_kinds_skips_an_unknown_version_and_errors_on_a_scenario_it_cannot_apply():
+    corpus = load_corpus()
+    ceiling = next(case for case in corpus if case.scenario.get("kind", "ceiling") == "ceiling")
+    gateway = next(case for case in corpus if case.scenario.get("rules") == "lab-001+next")
+    unknown = {**gateway.scenario, "rules": "lab-002"}
+    ceiling_under_gateway_rules = {**ceiling.scenario, "rules": "lab-001"}
     broken = {"gateproof": 1, "id": "broken", "world": {}, "steps": [{"op": "send", "configuration": "missing"}]}
-    ceiling = next(case for case in load_corpus() if case.scenario.get("kind", "ceiling") == "ceiling")
+    broken_gateway = {**gateway.scenario, "steps": [{"op": "revoke_session", "session": "nobody"}]}
     process = ImplementationProcess(BUILTINS["node"])
     process.start()
-    replies = [process.run_one(scenario) for scenario in (gateway, broken, ceiling.scenario)]
+    replies = [process.run_one(scenario) for scenario in (ceiling.scenario, gateway.scenario, unknown, ceiling_under_gateway_rules, broken, broken_gateway)]
     process.close()
-    assert isinstance(replies[0], Skipped) and isinstance(replies[1], Errored)
-    assert isinstance(replies[2], Outcome) and replies[2].outcome == ceiling.expected
+    assert isinstance(replies[0], Outcome) and replies[0].outcome == ceiling.expected
+    assert isinstance(replies[1], Outcome) and replies[1].outcome == gateway.expected
+    assert isinstance(replies[2], Skipped) and isinstance(replies[3], Skipped)
+    assert isinstance(replies[4], Errored) and isinstance(replies[5], Errored)
 
 
 @needs_node
@@ -49,6 +56,9 @@ def test_node_conforms_on_the_corpus_and_a_thousand_generated_scenarios():
     campaign.run_generated()
     tally = campaign.finish()
     assert tally.generated == 1000 and tally.is_conformant(), [v.message for v in tally.verdicts if v.status != "passed"][:5]
+    passed = {verdict.family for verdict in tally.verdicts if verdict.status == "passed"} | {family for family, status in tally.unkept if status == "passed"}
+    assert {"gateway/next_checks", "gateway/malformed", "generated/lab-001", "generated/lab-001+next", "generated/adr-179"} <= passed
+    assert tally.counts()["skipped"] == 0
 
 
 def test_without_node_verify_reports_it_unavailable_and_never_crashes(monkeypatch, tmp_path):

@@ -24,7 +24,7 @@ function skipReason(scenario) {
   const kind = scenario.kind ?? 'ceiling';
   const rules = scenario.rules ?? DEFAULT_RULES[kind];
   if (!SUPPORTED.kinds.includes(kind)) return `${kind} scenarios are not implemented; only ${SUPPORTED.kinds.join(', ')}`;
-  if (!SUPPORTED.versions.includes(rules)) return `rule version ${rules} is not implemented`;
+  if (!SUPPORTED.byKind[kind].includes(rules)) return `${kind} rule version ${rules} is not implemented`;
   return null;
 }
 

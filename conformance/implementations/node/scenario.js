@@ -1,5 +1,6 @@
 'use strict';
-// decide(scenario) -> outcome: a ceiling scenario's steps run in order against its world (S001.1, S001.2).
+// decide(scenario) -> outcome: a scenario's steps run in order against its world (S001.1, S001.2). Ceiling
+// scenarios are decided here; gateway scenarios by gateway.js.
 const { UnsupportedScenario, InvalidScenario } = require('./errors');
 const { World, isDeleted, integral } = require('./world');
 const { VERSIONS, DEFAULT_VERSION, switchesOf } = require('./versions');
@@ -7,6 +8,7 @@ const { configurationSources, listSources } = require('./sources');
 const { decideSend, dryRunResult, readoutResult } = require('./ceiling');
 const { readRequestUids, readQueuedUids } = require('./uids');
 const lifecycle = require('./lifecycle');
+const { decideGateway, GATEWAY_VERSIONS, DEFAULT_GATEWAY_VERSION } = require('./gateway');
 
 function isObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -176,11 +178,18 @@ class Story {
 
 const OPS = ['send', 'readout', 'classify', 'queue', 'dequeue', 'suspend', 'resume', 'update', 'delete', 'set_enforcement'];
 
-// S001.2: one result per step, in step order. Throws UnsupportedScenario for a gateway scenario or an
-// unknown rule version, InvalidScenario for a document the rules cannot be applied to.
+// Each kind has its own rule versions; a scenario's rules default to its kind's (lab-001 for the gateway).
+function decideGatewayKind(document) {
+  const rules = document.rules ?? DEFAULT_GATEWAY_VERSION;
+  if (!GATEWAY_VERSIONS.includes(rules)) throw new UnsupportedScenario(`gateway rule version ${JSON.stringify(rules)} is not supported`);
+  return decideGateway(document, rules);
+}
+
+// S001.2: one result per step, in step order. Throws UnsupportedScenario for an unknown rule version,
+// InvalidScenario for a document the rules cannot be applied to.
 function decide(document) {
   if (!isObject(document)) throw new InvalidScenario('$', 'a scenario is a JSON object');
-  if (document.kind === 'gateway') throw new UnsupportedScenario('gateway scenarios are not supported; this implementation covers the ceiling kind');
+  if (document.kind === 'gateway') return decideGatewayKind(document);
   const rules = document.rules ?? DEFAULT_VERSION;
   const story = new Story(document, switchesOf(rules));
   if (!Array.isArray(document.steps)) throw new InvalidScenario('$.steps', 'steps must be a list');
@@ -192,7 +201,9 @@ function decide(document) {
   return { gateproof: 1, scenario: document.id, rules, results };
 }
 
-// What a protocol front end announces: the rule versions and scenario kinds decide() answers.
-const SUPPORTED = { versions: Object.keys(VERSIONS), kinds: ['ceiling'] };
+// What a protocol front end announces: the rule versions and scenario kinds decide() answers, and which
+// versions belong to which kind (a ceiling scenario under lab-001 is not one it decides).
+const BY_KIND = { ceiling: Object.keys(VERSIONS), gateway: GATEWAY_VERSIONS };
+const SUPPORTED = { versions: [...BY_KIND.ceiling, ...BY_KIND.gateway], kinds: Object.keys(BY_KIND), byKind: BY_KIND };
 
 module.exports = { decide, SUPPORTED };
