@@ -50,8 +50,7 @@ class GatewayStory {
     if (this.next) {
       const { rateLimit, clock } = this.world;
       if (!this.history.isWithinRateLimit(rateLimit, call.session, clock)) return { reason: 'rate_limited', rule: 'G002.4' };
-      // G002.2, G002.3: keys make exports idempotent; a read is neither bound nor refused by one. The reason table
-      // does not mark the key check "(export)", but G002.2 states keys for exports only, and the model reads them so.
+      // G002.2, G002.3: keys make exports idempotent; a read is neither bound nor refused by one.
       const key = call.tool === 'export_case' ? call.idempotency_key : undefined;
       const binding = this.history.keyBinding(key, context.action);
       if (binding === 'other') return { reason: 'idempotency_conflict', rule: 'G002.3' };
