@@ -89,7 +89,8 @@ def well_formed_arguments(tool: str) -> st.SearchStrategy[dict]:
 @cache  # a strategy built once validates once; rebuilding it per draw is slow
 def json_values(max_leaves: int = 8) -> st.SearchStrategy[object]:
     """Any JSON value, as a model might write one."""
-    scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
+    # Finite numbers only: JSON has no infinity, so no document could carry one to an implementation.
+    scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20)
     return st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=max_leaves)
 
 

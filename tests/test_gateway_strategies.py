@@ -1,5 +1,7 @@
 """The gateway strategies yield valid scenario documents, reach every reason, and compose."""
 
+import json
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +23,7 @@ from gateproof.model.scenario.schema import validate
 @given(gateway_scenarios(rules="lab-001+next"))
 def test_generated_scenarios_are_valid_documents(document):
     read_scenario(document)
+    json.dumps(document, allow_nan=False)  # raises on NaN or infinity, which no JSON document can carry
 
 
 @settings(max_examples=50)
@@ -60,3 +63,11 @@ def test_constructed_and_free_calls_compose_into_one_scenario(pair, other):
     world, step = pair
     document = {"gateproof": 1, "kind": "gateway", "id": "composed", "world": world, "steps": [step, other]}
     validate("outcome", run_scenario(read_scenario(document)))
+
+
+def test_the_campaign_sends_only_numbers_json_carries_and_every_language_reads_exactly():
+    from gateproof.conformance.harness.campaign import is_portable
+
+    assert is_portable({"tool": [1.5, -(2**53 - 1), None, "x"], "ok": True})
+    for unwritable in (float("inf"), float("-inf"), float("nan"), 2**53, -(2**53)):
+        assert not is_portable({"arguments": [{"case_id": unwritable}]}), unwritable

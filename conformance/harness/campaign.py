@@ -11,6 +11,7 @@ loses nothing when a campaign is cut short.
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
 import time
@@ -65,11 +66,13 @@ PORTABLE_INTEGERS = 2**53 - 1
 
 
 def is_portable(value: object) -> bool:
-    """Whether every integer in a JSON value is one every language reads exactly."""
+    """Whether JSON can carry every number in a value (no NaN or infinity) and every language reads each integer exactly."""
     if isinstance(value, dict):
         return all(is_portable(v) for v in value.values())
     if isinstance(value, list):
         return all(is_portable(v) for v in value)
+    if isinstance(value, float):
+        return math.isfinite(value)
     return not isinstance(value, int) or isinstance(value, bool) or -PORTABLE_INTEGERS <= value <= PORTABLE_INTEGERS
 
 
