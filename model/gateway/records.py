@@ -6,9 +6,7 @@ None of it can be written by the model: a call's arguments only *name* records.
 
 from __future__ import annotations
 
-from functools import cached_property
-
-from attrs import evolve, frozen
+from attrs import Factory, evolve, field, frozen
 
 
 @frozen
@@ -67,13 +65,18 @@ class RateLimit:
     window: int
 
 
-def _by_id(records) -> dict:
-    return {record.id: record for record in records}
+def _index(table: str) -> Factory:
+    """A lookup of a table's records by id, built with the world."""
+    return Factory(lambda world: {record.id: record for record in getattr(world, table)}, takes_self=True)
 
 
 @frozen
 class GatewayWorld:
-    """One snapshot of everything the gateway may consult, and the current time."""
+    """One snapshot of everything the gateway may consult, and the current time.
+
+    The lookups by id are built with the world, as the ceiling's world builds
+    its own: every call reads them; being derived, they take no part in equality.
+    """
 
     sessions: tuple[Session, ...] = ()
     cases: tuple[Case, ...] = ()
@@ -82,18 +85,9 @@ class GatewayWorld:
     approvals: tuple[Approval, ...] = ()
     rate_limit: RateLimit | None = None
     clock: int = 0
-
-    @cached_property
-    def session_index(self) -> dict[str, Session]:
-        return _by_id(self.sessions)
-
-    @cached_property
-    def case_index(self) -> dict[str, Case]:
-        return _by_id(self.cases)
-
-    @cached_property
-    def destination_index(self) -> dict[str, Destination]:
-        return _by_id(self.destinations)
+    session_index: dict[str, Session] = field(init=False, eq=False, repr=False, default=_index("sessions"))
+    case_index: dict[str, Case] = field(init=False, eq=False, repr=False, default=_index("cases"))
+    destination_index: dict[str, Destination] = field(init=False, eq=False, repr=False, default=_index("destinations"))
 
     def with_case(self, case: Case) -> GatewayWorld:
         return evolve(self, cases=tuple(case if c.id == case.id else c for c in self.cases))
