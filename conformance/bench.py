@@ -152,18 +152,24 @@ def bench_protocol(print=print, repeat: int = 100, examples: int = 300) -> None:
     for scenario in scenarios:
         run_scenario(read_scenario(scenario))
     in_process = time.perf_counter() - start
-    process = ImplementationProcess(BUILTINS["reference"], window=64)
-    process.start()
-    start = time.perf_counter()
-    agreed = sum(reply.outcome == expected[scenario["id"]] for scenario, reply in process.run_many(scenarios))
-    piped = time.perf_counter() - start
-    process.close()
-    assert agreed == len(scenarios), f"the reference disagreed on {len(scenarios) - agreed} scenarios"
+    # Two processes on a small machine share its cores with everything else, so
+    # one replay can swing by a third; the best and the worst of three are shown.
+    runs = []
+    for _ in range(3):
+        process = ImplementationProcess(BUILTINS["reference"], window=64)
+        process.start()
+        start = time.perf_counter()
+        agreed = sum(reply.outcome == expected[scenario["id"]] for scenario, reply in process.run_many(scenarios))
+        runs.append(time.perf_counter() - start)
+        process.close()
+        assert agreed == len(scenarios), f"the reference disagreed on {len(scenarios) - agreed} scenarios"
+    piped, worst = min(runs), max(runs)
     count = len(scenarios)
     print(f"corpus replay, {len(cases)} cases x {repeat}, to reference through the protocol, 64 in flight (target {PROTOCOL_TARGET:,}/s)")
     print(f"  model in process: read, decide                   {rate(count, in_process)}")
-    print(f"  through the protocol, compared with the corpus   {rate(count, piped)}  ratio to in process {in_process / piped:.2f}x"
+    print(f"  through the protocol, best of 3, compared        {rate(count, piped)}  ratio to in process {in_process / piped:.2f}x"
           f"  ratio to target {count / piped / PROTOCOL_TARGET:.2f}x")
+    print(f"  through the protocol, worst of 3                 {rate(count, worst)}  ratio to target {count / worst / PROTOCOL_TARGET:.2f}x")
     campaign = Campaign("reference", BUILTINS["reference"], CampaignSettings(examples=examples))
     campaign.start()
     campaign.run_generated()

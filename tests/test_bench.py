@@ -15,3 +15,12 @@ def test_the_jsonl_benchmark_runs_the_command_and_prints_every_figure():
     assert labels[:3] == ["in process: parse, validate, decide, serialise", "the command's start-up, on empty input", "the command, --jobs 1, start-up included"]
     for line in printed[1:]:
         assert re.search(r"[0-9][0-9,.]*(/s| s)\b", line), line
+
+
+def test_the_protocol_benchmark_replays_the_corpus_and_prints_best_and_worst():
+    from gateproof.conformance.bench import bench_protocol
+
+    printed: list[str] = []
+    bench_protocol(print=printed.append, repeat=2, examples=5)
+    assert "through the protocol, best of 3" in printed[2] and "through the protocol, worst of 3" in printed[3]
+    assert all(re.search(r"[0-9][0-9,.]*/s\b", line) for line in printed[1:4] + printed[5:6]), printed
