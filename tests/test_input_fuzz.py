@@ -138,3 +138,30 @@ def test_the_command_line_exits_2_naming_the_field(case):
     assert done.returncode == 2
     assert b"Traceback" not in done.stderr and done.stderr.startswith(b"gateproof: error: -: $")
     assert done.stdout == b""
+
+
+@pytest.mark.rule("S001.1")
+@settings(max_examples=300, deadline=None)
+@given(ceiling_scenarios())
+def test_records_read_by_position_equal_records_built_by_name(document):
+    """The reader hands fields over by position; the same raw objects built by keyword give equal records."""
+    from gateproof.model.records import Configuration, LlmModel, Provider, Skill, Snippet
+
+    world = read_scenario(document).world
+    raw = document["world"]
+    by_name = {
+        "providers": tuple(Provider(**p) for p in raw.get("providers", ())),
+        "models": tuple(LlmModel(**m) for m in raw.get("models", ())),
+        "configurations": tuple(Configuration(**{**c, "fallbacks": tuple(c.get("fallbacks", ())), "skills": tuple(map(int, c.get("skills", ())))}) for c in raw.get("configurations", ())),
+        "snippets": tuple(Snippet(**{**s, "uid": int(s["uid"]), "sorting": int(s.get("sorting", 0))}) for s in raw.get("snippets", ())),
+        "skills": tuple(Skill(**{**s, "uid": int(s["uid"])}) for s in raw.get("skills", ())),
+    }
+    assert {table: getattr(world, table) for table in by_name} == by_name
+
+
+def test_a_record_with_a_derived_field_cannot_be_read_by_position():
+    from gateproof.model.records import World
+    from gateproof.model.scenario.read import record_reader
+
+    with pytest.raises(TypeError, match="World.provider_index"):
+        record_reader(World)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from attrs import NOTHING, frozen
+from attrs import NOTHING, Factory, frozen
 from attrs import fields as attrs_fields
 
 from ..enforcement import MISSING
@@ -68,6 +68,9 @@ def record_reader(cls, **conversions):
     A key that is no field of the record (a step's ``op``) is not read.
     """
     fields = attrs_fields(cls)
+    for field in fields:  # a derived or factory-made field has no value to hand over by position
+        if not field.init or isinstance(field.default, Factory):
+            raise TypeError(f"{cls.__name__}.{field.name} cannot be read by position")
     names = tuple(field.name for field in fields)
     defaults = tuple(None if field.default is NOTHING else field.default for field in fields)
     converted = tuple((names.index(name), convert) for name, convert in conversions.items())
