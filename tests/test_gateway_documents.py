@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from gateway_helpers import call, scenario
+from gateway_helpers import EXPORT, call, outcome, scenario
 
 from gateproof.model.scenario import ScenarioError, read_scenario
 
@@ -62,6 +62,13 @@ def test_invalid_step_naming_what_the_world_lacks(step, field):
     with pytest.raises(ScenarioError) as error:
         read_scenario(scenario(step))
     assert error.value.path == field
+
+
+def test_names_are_checked_against_the_world_as_declared_so_a_second_removal_is_valid():
+    removal = {"op": "remove_destination", "destination_id": "review-queue"}
+    removed, again, export = outcome(scenario(removal, removal, call("export_case", EXPORT)))["results"]
+    assert removed == again == {"op": "remove_destination"}
+    assert (export["reason"], export["audit"]["destination_id"]) == ("destination_denied", None)
 
 
 def test_invalid_duplicate_ids():

@@ -73,6 +73,17 @@ def test_a_key_reused_for_another_action_conflicts(second):
     assert (result["decision"], result["reason"], result["exports"]) == ("deny", "idempotency_conflict", [])
 
 
+@pytest.mark.rule("G002.2", "G002.3")
+def test_only_an_export_reads_or_binds_a_key():
+    export = call("export_case", EXPORT, idempotency_key="k")
+    read = call("read_case", {"case_id": "CASE-1"}, idempotency_key="k")
+    first, reread, again = results(export, read, export, rules=NEXT)
+    assert (reread["decision"], reread["reason"], reread["replayed"], reread["reads"]) == ("allow", "allowed", False, [{"case_id": "CASE-1"}])
+    assert (again["replayed"], again["exports"]) == (True, [])  # the key still stands for the first export
+    opened, exported = results(read, export, rules=NEXT)
+    assert (opened["replayed"], exported["replayed"], len(exported["exports"])) == (False, False, 1)  # a read binds nothing
+
+
 @pytest.mark.rule("G002.4")
 def test_rate_limit_per_session_over_a_window():
     limit = {"calls": 2, "window": 60}
