@@ -42,13 +42,19 @@ class CommandGroup(click.Group):
 
 
 class RulesChoice(click.Choice):
-    """``--rules``: the names ``decide`` accepts, listed from the proofs only when help or a value needs them."""
+    """``--rules``: the rule versions, and for ``decide`` the wrong variants too, listed only when help or a value needs them."""
 
-    def __init__(self) -> None:
+    def __init__(self, versions_only: bool = False) -> None:
+        self.versions_only = versions_only
         super().__init__([])
 
     @property
     def choices(self):
+        if self.versions_only:
+            from gateproof.model.gateway.gate import GATEWAY_VERSIONS
+            from gateproof.model.versions import VERSIONS
+
+            return [*VERSIONS, *GATEWAY_VERSIONS]
         from .proofs.replay import decide_names
 
         return decide_names()
@@ -117,13 +123,30 @@ def open_or_fail(path: str):
         fail(f"{path}: cannot read ({error.strerror})")
 
 
+def under_rules(scenario, name: str):
+    """The scenario with the rule version ``name`` in place of its own; a version of the other kind is a usage error."""
+    from attrs import evolve
+
+    from gateproof.model.gateway.gate import GATEWAY_VERSIONS
+    from gateproof.model.scenario.read import Scenario
+    from gateproof.model.versions import rules_named
+
+    is_ceiling = isinstance(scenario, Scenario)
+    if (name in GATEWAY_VERSIONS) == is_ceiling:
+        fail(f"--rules {name} does not apply to this kind of scenario")
+    return evolve(scenario, rules=rules_named(name) if is_ceiling else GATEWAY_VERSIONS[name])
+
+
 @main.command()
 @click.argument("path", default="-")
-def explain(path: str) -> None:
+@click.option("--rules", "rules", type=RulesChoice(versions_only=True), default=None,
+              help="Explain under this rule version instead of the scenario's own, e.g. each side of a difference gateproof diff found.")
+def explain(path: str, rules: str | None) -> None:
     """Explain, step by step and rule by rule, how the model decides the scenario in PATH."""
     from .explain import explain_scenario
 
-    click.echo(explain_scenario(load_scenario(path)))
+    scenario = load_scenario(path)
+    click.echo(explain_scenario(scenario if rules is None else under_rules(scenario, rules)))
 
 
 if __name__ == "__main__":  # pragma: no cover

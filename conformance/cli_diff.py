@@ -121,6 +121,9 @@ def print_report(report: dict, differences: list[Difference]) -> str:
         verdict = f"expected: {entry['consequence']}" if entry["expected"] else "UNEXPECTED: no ADR documents this difference"
         lines += ["", f"  {entry['file']}: step {entry['step']} ({entry['op']}), {entry['forced_sources']} forced source(s), found after {entry['found_after_seconds']}s", f"    {verdict}"]
         lines += side_by_side(difference, left, right)
+    if differences:
+        first = report["differences"][0]["file"]
+        lines += ["", f"  to see why, explain a difference under each version: gateproof explain --rules {left} {first}  (then --rules {right})"]
     if not differences:
         lines.append("  no story found on which the two versions decide differently")
     if report["claims"]:

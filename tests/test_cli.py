@@ -158,3 +158,19 @@ def test_no_shipped_document_writes_a_key_twice():
     assert len(documents) > 10
     for path in documents:
         json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_key_twice)
+
+
+def test_explain_under_another_version_shows_where_the_versions_part():
+    """A maintainer explains one story under each version: the header and the lookup that differs both show it."""
+    path = str(pathlib.Path(__file__).parent.parent / "examples" / "adr-166-deactivation-keeps-the-class.json")
+    own, earlier = invoke("explain", path), invoke("explain", "--rules", "adr-165", path)
+    assert own.exit_code == earlier.exit_code == 0
+    assert "under rules adr-166" in own.stdout and "under rules adr-165" in earlier.stdout
+    assert own.stdout.splitlines()[1:] != earlier.stdout.splitlines()[1:]
+    assert earlier.stdout == invoke("explain", "--rules", "adr-165", "-", input=pathlib.Path(path).read_bytes()).stdout
+
+
+@pytest.mark.parametrize("rules, path", [("lab-001", "observe-mode.json"), ("adr-179", "gateway-next-checks.json")])
+def test_explain_refuses_a_version_of_the_other_kind(rules, path):
+    done = invoke("explain", "--rules", rules, str(pathlib.Path(__file__).parent.parent / "examples" / path))
+    assert done.exit_code == 2 and f"--rules {rules} does not apply to this kind of scenario" in done.stderr

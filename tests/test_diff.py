@@ -51,6 +51,10 @@ def test_the_text_report_shows_the_two_versions_side_by_side(tmp_path):
     result = CliRunner().invoke(main, ["diff", "--from", "adr-179", "--to", "nr-llm", "--no-claims", "--examples", "100", "--output", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "adr-179" in result.output and "nr-llm" in result.output and "dropped" in result.output
+    hint = next(line for line in result.output.splitlines() if "gateproof explain --rules adr-179" in line)
+    first = hint.split("--rules adr-179 ")[1].split()[0]
+    explained = CliRunner().invoke(main, ["explain", "--rules", "nr-llm", first])
+    assert explained.exit_code == 0 and "under rules nr-llm" in explained.output
 
 
 def test_bad_options_exit_2_without_a_traceback(tmp_path):
