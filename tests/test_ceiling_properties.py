@@ -6,7 +6,7 @@ import copy
 import json
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gateproof.conformance.strategies import CANARY, ceiling_scenarios, raw_classes, send_steps, worlds

@@ -46,7 +46,7 @@ def both(function, *arguments):
 
 @given(class_ranks, class_ranks, zone_ranks, zone_ranks, st.booleans(), kinds)
 def test_lattice_rules_agree_on_values_and_terms(first, second, zone, other_zone, enforcing, kind):
-    for function, arguments in (
+    for function, values in (
         (lattice.is_at_most, (first, second)),
         (lattice.ceiling_rank, (zone,)),
         (lattice.zone_permits, (zone, first)),
@@ -55,7 +55,7 @@ def test_lattice_rules_agree_on_values_and_terms(first, second, zone, other_zone
         (lattice.decision_kind, (first, zone, enforcing)),
         (lattice.is_sent, (kind,)),
     ):
-        concrete, from_term = both(function, *arguments)
+        concrete, from_term = both(function, *values)
         assert concrete == from_term, function.__name__
 
 
@@ -125,7 +125,7 @@ def test_lookup_filter_and_suspend_rule_agree_on_values_and_terms(lookup, delete
 def test_gateway_checks_and_precedence_agree_on_values_and_terms(shape, valid, facts, configured, internal):
     """The same checks give the same reason on values and on terms, for either tool."""
     for exporting in (True, False):
-        def checks(ops, value):
+        def checks(ops, value, exporting=exporting):
             authorization = authorize.authorization_checks(
                 value(exporting), authorize.AuthorizationFacts(*map(value, facts)),
                 authorize.lab_destination_checks(value(configured), value(internal), ops), ops,
