@@ -129,6 +129,7 @@ def bench_jsonl(print=print, count: int = 10_000) -> None:
 
 def bench_diff(print=print) -> None:
     from .diff import forced_source_count, search_differences
+    from .proofs.equivalence import compare_versions
 
     print("gateproof diff between consecutive versions (target: 166 to 175 found in under 10 s, at most two forced sources)")
     for left, right in (("adr-166", "adr-175"), ("adr-175", "adr-179")):
@@ -138,6 +139,10 @@ def bench_diff(print=print) -> None:
         first = f"first after {found[0].seconds:.2f} s, {forced_source_count(found[0].scenario)} forced source(s)" if found else "none found"
         keys = sorted({key for difference in found for key in difference.keys})
         print(f"  {left} -> {right}: {len(found)} difference(s), {first}; keys that differ {keys}; whole search {total:.2f} s")
+        start = time.perf_counter()
+        proofs = compare_versions(left, right, 8)
+        verdicts = ", ".join(f"{c.subjects.domain.name} {'alike' if c.outcome == 'proved' else c.outcome}" for c in proofs)
+        print(f"  {left} -> {right}: decisions proved with z3 at bound 8 ({verdicts}) in {time.perf_counter() - start:.2f} s")
 
 
 PROTOCOL_TARGET = 10_000  # corpus scenarios a second through the protocol, pipelined

@@ -14,6 +14,7 @@ from gateproof.model.versions import VERSIONS
 from .claims import ClaimCheck, check_claims
 from .diff import Difference, forced_source_count, search_differences
 from .documents import dumps_pretty
+from .proofs.equivalence import Comparison, compare_versions
 
 USAGE_ERROR = 2
 
@@ -58,6 +59,17 @@ def _difference_report(number: int, difference: Difference, path: str) -> dict:
     }
 
 
+def _proof_report(comparison: Comparison, files: list[str]) -> dict:
+    return {
+        "subjects": comparison.subjects.domain.name,
+        "scope": comparison.scope,
+        "result": {"proved": "alike", "counterexample": "differ"}.get(comparison.outcome, comparison.outcome),
+        "seconds": round(comparison.seconds, 3),
+        "files": files,
+        "reason": comparison.reason,
+    }
+
+
 def _claim_report(check: ClaimCheck, path: str | None) -> dict:
     return {
         "id": check.claim.id,
@@ -79,9 +91,11 @@ def _claim_report(check: ClaimCheck, path: str | None) -> dict:
 @click.option("--limit", type=click.IntRange(1, 20), default=3, show_default=True, help="At most this many differences, each for a different reason.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--no-claims", is_flag=True, help="Skip checking the ADRs' consequence claims.")
+@click.option("--bound", type=click.IntRange(1, 32), default=8, show_default=True,
+              help="Prove the decisions alike for every send and run story up to this many sources and records, or show one where they part.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable report instead of text.")
-def diff(left: str, right: str, output: str, examples: int, limit: int, seed: int, no_claims: bool, as_json: bool) -> None:
-    """Search for the smallest stories on which two rule versions decide differently, and check the ADRs' claims."""
+def diff(left: str, right: str, output: str, examples: int, limit: int, seed: int, no_claims: bool, bound: int, as_json: bool) -> None:
+    """Prove where two rule versions decide alike, search for the smallest stories on which they differ, and check the ADRs' claims."""
     if left == right:
         click.echo("gateproof: error: --from and --to name the same version; nothing can differ", err=True)
         sys.exit(USAGE_ERROR)
@@ -107,7 +121,15 @@ def diff(left: str, right: str, output: str, examples: int, limit: int, seed: in
                 description = f"breaks {check.claim.id} under {check.versions[0]}: {check.claim.statement}"
                 path = _write(directory, f"claim-{number}-{check.claim.id}.json", replayable(check.counterexample, check.versions[0], description))
             claims.append(_claim_report(check, path))
-    report = {"from": left, "to": right, "search_seconds": round(searched, 2), "seconds": round(time.monotonic() - started, 2), "differences": found, "claims": claims}
+    proofs = []
+    for comparison in compare_versions(left, right, bound):
+        stem = f"proof-{comparison.subjects.domain.name.replace(' ', '-')}"
+        files = [_write(directory, f"{stem}-{number}.json", document) for number, document in enumerate(comparison.documents, 1)]
+        proofs.append(_proof_report(comparison, files))
+    report = {
+        "from": left, "to": right, "search_seconds": round(searched, 2), "seconds": round(time.monotonic() - started, 2),
+        "proofs": proofs, "differences": found, "claims": claims,
+    }
     if as_json:
         click.echo(json.dumps(report, indent=2))
         return
@@ -116,7 +138,15 @@ def diff(left: str, right: str, output: str, examples: int, limit: int, seed: in
 
 def print_report(report: dict, differences: list[Difference]) -> str:
     left, right = report["from"], report["to"]
-    lines = [f"gateproof diff --from {left} --to {right}: {len(differences)} difference(s) in {report['search_seconds']}s"]
+    lines = [f"gateproof diff --from {left} --to {right}", "", "decisions (declared class, named source, decision, sent), proved with z3:"]
+    for proof in report["proofs"]:
+        if proof["result"] == "alike":
+            lines.append(f"  alike for {proof['scope']}  ({proof['seconds']}s)")
+        elif proof["result"] == "differ":
+            lines.append(f"  differ for some {proof['subjects']}: {', '.join(proof['files'])}  (decide it, then decide --rules {right})")
+        else:
+            lines.append(f"  unknown for {proof['scope']}: {proof['reason']}")
+    lines += ["", f"search: {len(differences)} difference(s) in every key of the outcome, in {report['search_seconds']}s"]
     for entry, difference in zip(report["differences"], differences):
         verdict = f"expected: {entry['consequence']}" if entry["expected"] else "UNEXPECTED: no ADR documents this difference"
         lines += ["", f"  {entry['file']}: step {entry['step']} ({entry['op']}), {entry['forced_sources']} forced source(s), found after {entry['found_after_seconds']}s", f"    {verdict}"]

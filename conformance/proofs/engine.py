@@ -83,7 +83,7 @@ def judged(invariant: Invariant, semantics: Semantics, subjects: tuple, ops) -> 
     return [verdict for subject in subjects for verdict in invariant.domain.judge(semantics, subject, ops)]
 
 
-def _solver(timeout_seconds: float) -> z3.Solver:
+def new_solver(timeout_seconds: float) -> z3.Solver:
     """A solver that first substitutes away the equalities the stories and the ``If`` chains are made of.
 
     The claims are quantifier-free linear integer arithmetic over long
@@ -102,7 +102,7 @@ def prove(invariant: Invariant, semantics: Semantics, bound: int, timeout_second
     with semantics.in_force():
         subjects, facts = invariant.story(bound)
         verdicts = judged(invariant, semantics, subjects, Z3)
-        solver = _solver(timeout_seconds)
+        solver = new_solver(timeout_seconds)
         for subject in subjects:
             solver.add(*domain.well_formed(subject))
         solver.add(*facts)
