@@ -6,7 +6,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gateproof.conformance.bulk import decided
@@ -50,7 +50,7 @@ def test_where_versions_part_the_smallest_story_replays_with_other_decisions(lef
         assert comparison.bound <= 2 or comparison.outcome == PROVED  # shrunk to the smallest bound that parts them
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.sampled_from([("adr-175", "adr-179"), ("adr-179", "nr-llm")]).flatmap(
     lambda pair: st.tuples(st.just(pair), st.one_of(ceiling_scenarios(rules=pair[0]), lifecycle_scenarios(rules=pair[0])))))
 def test_versions_proved_alike_decide_every_generated_story_alike(case):
