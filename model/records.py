@@ -71,9 +71,10 @@ class Skill:
         return self.enabled
 
 
-def _index(table: str, key: str) -> Factory:
-    """A lookup of a table's records by key, built with the world."""
-    return Factory(lambda world: {getattr(record, key): record for record in getattr(world, table)}, takes_self=True)
+def lookup_by(table: str, key: str):
+    """A derived field of a world: its ``table``'s records by ``key``, built with the world, no part of its equality."""
+    build = Factory(lambda world: {getattr(record, key): record for record in getattr(world, table)}, takes_self=True)
+    return field(init=False, eq=False, repr=False, default=build)
 
 
 @frozen
@@ -90,11 +91,11 @@ class World:
     snippets: tuple[Snippet, ...] = ()
     skills: tuple[Skill, ...] = ()
     enforcement: object = MISSING  # the raw switch value, or MISSING when never stored
-    provider_index: dict[str, Provider] = field(init=False, eq=False, repr=False, default=_index("providers", "identifier"))
-    model_index: dict[str, LlmModel] = field(init=False, eq=False, repr=False, default=_index("models", "identifier"))
-    configuration_index: dict[str, Configuration] = field(init=False, eq=False, repr=False, default=_index("configurations", "identifier"))
-    snippet_index: dict[int, Snippet] = field(init=False, eq=False, repr=False, default=_index("snippets", "uid"))
-    skill_index: dict[int, Skill] = field(init=False, eq=False, repr=False, default=_index("skills", "uid"))
+    provider_index: dict[str, Provider] = lookup_by("providers", "identifier")
+    model_index: dict[str, LlmModel] = lookup_by("models", "identifier")
+    configuration_index: dict[str, Configuration] = lookup_by("configurations", "identifier")
+    snippet_index: dict[int, Snippet] = lookup_by("snippets", "uid")
+    skill_index: dict[int, Skill] = lookup_by("skills", "uid")
 
     def with_changes(self, **changes) -> World:
         return evolve(self, **changes)

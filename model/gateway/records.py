@@ -6,7 +6,9 @@ None of it can be written by the model: a call's arguments only *name* records.
 
 from __future__ import annotations
 
-from attrs import Factory, evolve, field, frozen
+from attrs import evolve, frozen
+
+from ..records import lookup_by
 
 
 @frozen
@@ -65,11 +67,6 @@ class RateLimit:
     window: int
 
 
-def _index(table: str) -> Factory:
-    """A lookup of a table's records by id, built with the world."""
-    return Factory(lambda world: {record.id: record for record in getattr(world, table)}, takes_self=True)
-
-
 @frozen
 class GatewayWorld:
     """One snapshot of everything the gateway may consult, and the current time.
@@ -85,9 +82,9 @@ class GatewayWorld:
     approvals: tuple[Approval, ...] = ()
     rate_limit: RateLimit | None = None
     clock: int = 0
-    session_index: dict[str, Session] = field(init=False, eq=False, repr=False, default=_index("sessions"))
-    case_index: dict[str, Case] = field(init=False, eq=False, repr=False, default=_index("cases"))
-    destination_index: dict[str, Destination] = field(init=False, eq=False, repr=False, default=_index("destinations"))
+    session_index: dict[str, Session] = lookup_by("sessions", "id")
+    case_index: dict[str, Case] = lookup_by("cases", "id")
+    destination_index: dict[str, Destination] = lookup_by("destinations", "id")
 
     def with_case(self, case: Case) -> GatewayWorld:
         return evolve(self, cases=tuple(case if c.id == case.id else c for c in self.cases))
