@@ -78,3 +78,25 @@ def test_an_implementation_that_does_not_answer_start_is_refused():
 def test_a_command_that_does_not_exist_is_refused():
     with pytest.raises(StartFailed, match="cannot run"):
         ImplementationProcess(("/nonexistent/gateway",)).start()
+
+
+@pytest.mark.parametrize("attempt", range(5))
+def test_a_slow_deterministic_wrong_implementation_is_failed_never_nondeterministic(attempt):
+    # The failure is confirmed by running it again; that second run must wait until the pipeline is empty.
+    campaign = drive("slow_wrong", timeout=30.0)
+    assert statuses(campaign)[FAULT_ID] == "failed"
+    assert others_pass(campaign)
+    assert campaign.tally.restarts == 0 and campaign.process.notes == []
+
+
+def test_a_run_alone_is_refused_while_pipelined_runs_are_in_flight():
+    process = ImplementationProcess(fake("slow_wrong"), timeout=30.0)
+    process.start()
+    scenarios = [scenario for _, _, scenario, _ in entries()]
+    replies = process.run_many(scenarios)
+    next(replies)
+    with pytest.raises(RuntimeError, match="in flight"):
+        process.run_one(scenarios[0])
+    replies.close()  # what is still owed is read and dropped
+    assert process.pipelined == 0 and process.run_one(scenarios[0]).seq == len(scenarios) + 1
+    process.close()

@@ -138,13 +138,18 @@ class Campaign:
     def run_known(self, phase: str, entries: list[tuple[str, tuple[str, ...], dict, dict]]) -> None:
         """Scenarios with a known expected outcome, pipelined: (family, pinned rules, scenario, expected) each."""
         by_scenario = {id(scenario): (family, pinned, expected) for family, pinned, scenario, expected in entries}
+        failures = []
         for scenario, reply in self.process.run_many([scenario for _, _, scenario, _ in entries]):
             family, pinned, expected = by_scenario[id(scenario)]
             self.advance()
             verdict = judge(self.name, phase, family, scenario, expected, reply, self.settings.level, self.settings.known, pinned)
             if verdict.status == "failed":
-                verdict = self._confirmed(verdict, reply)
-            self.record(verdict)
+                failures.append((verdict, reply))
+            else:
+                self.record(verdict)
+        # Confirmed once the pipeline is empty: a run sent alone while others are in flight would read their replies.
+        for verdict, reply in failures:
+            self.record(self._confirmed(verdict, reply))
 
     def _confirmed(self, verdict: Verdict, first: RunReply) -> Verdict:
         """A failure, unless answering the same scenario again gives another answer: then it is nondeterministic."""

@@ -48,7 +48,7 @@ class Channel:
             self.selector.register(stream.fileno(), selectors.EVENT_READ)
         os.set_blocking(self.process.stdin.fileno(), False)
         self.outgoing = bytearray()
-        self.incoming = b""
+        self.incoming = bytearray()  # the unfinished last line: appended to, never copied whole, so a long reply reads in linear time
         self.stderr_tail: deque[str] = deque(maxlen=20)
         self.stdin_registered = False
 
@@ -97,7 +97,13 @@ class Channel:
         if not chunk:
             status = self.process.wait()
             raise Broken(f"exited with status {status}")
-        *found, self.incoming = (self.incoming + chunk).split(b"\n")
+        end = chunk.rfind(b"\n")
+        if end < 0:
+            self.incoming += chunk
+            return []
+        self.incoming += chunk[:end]
+        found = bytes(self.incoming).split(b"\n")
+        self.incoming = bytearray(chunk[end + 1:])
         return [line for line in found if line.strip()]
 
     def _read_stderr(self) -> None:
@@ -138,6 +144,7 @@ class ImplementationProcess:
         self.notes: list[str] = []
         self.channel: Channel | None = None
         self.info: Started | None = None
+        self.pipelined = 0  # runs of run_many in flight: while any are, no run may be sent alone
 
     def start(self) -> Started:
         channel = Channel(self.argv)
@@ -188,33 +195,65 @@ class ImplementationProcess:
             return Errored(seq, f"reply breaks the protocol: {error}", {"fault": "schema", "reply": line[:2000].decode("utf-8", "replace")})
 
     def run_many(self, scenarios: Iterable[dict]) -> Iterator[tuple[dict, RunReply]]:
-        """Each scenario with its reply, as replies arrive; up to ``window`` in flight."""
+        """Each scenario with its reply, as replies arrive; up to ``window`` in flight.
+
+        A consumer that stops early leaves no reply behind: what is still in
+        flight is read and dropped, so the next run's reply is its own.
+        """
         pending = iter(scenarios)
         inflight: OrderedDict[int, dict] = OrderedDict()
         exhausted = False
-        while inflight or not exhausted:
-            while not exhausted and len(inflight) < self.window:
-                scenario = next(pending, None)
-                if scenario is None:
-                    exhausted = True
-                else:
-                    inflight[self._send(scenario)] = scenario
-            if not inflight:
-                return
-            try:
+        try:
+            while inflight or not exhausted:
+                while not exhausted and len(inflight) < self.window:
+                    scenario = next(pending, None)
+                    if scenario is None:
+                        exhausted = True
+                    else:
+                        inflight[self._send(scenario)] = scenario
+                if not inflight:
+                    return
+                self.pipelined = len(inflight)
+                try:
+                    for line in self.channel.lines(self.timeout):
+                        reply = self._reply(line, inflight)
+                        if reply.seq != next(iter(inflight)):
+                            self.reordered += 1
+                        scenario = inflight.pop(reply.seq)
+                        self.pipelined = len(inflight)
+                        yield scenario, reply
+                except Broken as broken:
+                    self._restart(broken.reason)
+                    retried = list(inflight.values())
+                    inflight.clear()
+                    self.pipelined = 0
+                    for scenario in retried:
+                        yield scenario, self.run_one(scenario)
+        except GeneratorExit:
+            self._drain(inflight)
+            raise
+        finally:
+            self.pipelined = 0
+
+    def _drain(self, inflight: OrderedDict[int, dict]) -> None:
+        """Read and drop the replies still owed; a stream that breaks meanwhile is restarted."""
+        try:
+            while inflight:
                 for line in self.channel.lines(self.timeout):
-                    reply = self._reply(line, inflight)
-                    if reply.seq != next(iter(inflight)):
-                        self.reordered += 1
-                    yield inflight.pop(reply.seq), reply
-            except Broken as broken:
-                self._restart(broken.reason)
-                for scenario in list(inflight.values()):
-                    yield scenario, self.run_one(scenario)
-                inflight.clear()
+                    inflight.pop(self._reply(line, inflight).seq)
+        except Broken as broken:
+            self._restart(broken.reason)
+        inflight.clear()
+        self.pipelined = 0
 
     def run_one(self, scenario: dict) -> RunReply:
-        """One scenario alone: whatever goes wrong is this scenario's error, and the process is restarted for the next."""
+        """One scenario alone: whatever goes wrong is this scenario's error, and the process is restarted for the next.
+
+        Never while pipelined runs are in flight: their replies would be read
+        as this run's, and a sound implementation blamed for the harness's mistake.
+        """
+        if self.pipelined:
+            raise RuntimeError(f"run_one while {self.pipelined} pipelined runs are in flight")
         seq = self._send(scenario)
         try:
             lines = self.channel.lines(self.timeout)
