@@ -22,6 +22,10 @@ import orjson
 from .protocol import Errored, ProtocolError, Run, RunReply, Start, Started, Stop, read_run_reply, read_started
 
 
+#: Runs written to the pipe together while a pipeline fills: sooner keeps the implementation busy, in batches keeps wake-ups few.
+FLUSH_EVERY = 16
+
+
 class StartFailed(Exception):
     """The implementation could not be started, or did not answer ``start`` as the protocol says."""
 
@@ -54,6 +58,11 @@ class Channel:
 
     def send(self, data: bytes) -> None:
         self.outgoing += data
+
+    def flush(self) -> None:
+        """Write what the pipe takes now, without waiting: the implementation starts on these runs while more are prepared."""
+        if self.outgoing:
+            self._write()
 
     def lines(self, timeout: float) -> list[bytes]:
         """The complete lines that arrive within ``timeout`` seconds, at least one; Broken on exit or silence."""
@@ -211,6 +220,8 @@ class ImplementationProcess:
                         exhausted = True
                     else:
                         inflight[self._send(scenario)] = scenario
+                        if len(inflight) % FLUSH_EVERY == 0:
+                            self.channel.flush()
                 if not inflight:
                     return
                 self.pipelined = len(inflight)
