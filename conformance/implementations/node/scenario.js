@@ -79,6 +79,8 @@ class Story {
     this.runs.set(step.run, {
       configuration: step.configuration,
       payload: { snippets: step.forced_snippets, skills: step.forced_skills, dryRun: step.dry_run },
+      // C144.14, C144.15: the run row's uid and backend user are what a refusal on dequeue or resume records.
+      row: { uid: integral(step.uid ?? 0), beUser: step.be_user },
       stage: 'queued',
     });
     return { op: 'queue', run: step.run };
@@ -100,7 +102,7 @@ class Story {
 
   // The gated first send of a started or resumed run; an enforced refusal ends the run.
   runSend(run, step, where, configuration, sources) {
-    const caller = { servingModel: this.servingModel(step, where), beUser: 0, runUid: 0 };
+    const caller = { servingModel: this.servingModel(step, where), beUser: run.row.beUser, runUid: run.row.uid };
     const result = decideSend(this.world, configuration, sources, caller);
     if (result.decision === 'refused') this.end(run, 'refused');
     return { op: step.op, ...result };
