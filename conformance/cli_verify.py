@@ -130,7 +130,7 @@ def run_campaign(name, argv, prefix, campaign: CampaignSettings, replays, corpus
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--builtin", "builtins", multiple=True, metavar="NAME", help=f"A built-in implementation ({', '.join(BUILTINS)}), or all.")
-@click.option("--examples", type=click.IntRange(min=0), default=100, show_default=True, help="Generated scenarios for each implementation.")
+@click.option("--examples", type=click.IntRange(min=0), default=10_000, show_default=True, help="Generated scenarios for each implementation, shared among its rule versions.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the generated scenarios.")
 @click.option("--rules", "rules", multiple=True, metavar="VERSION", help="Only these rule versions (repeat, or separate by commas).")
 @click.option("--kinds", "kinds", multiple=True, metavar="KIND", help=f"Only these scenario kinds: {', '.join(KINDS)}.")

@@ -34,7 +34,8 @@ from hypothesis.errors import NoSuchExample
 from gateproof.model.gateway.gate import DEFAULT_GATEWAY_VERSION
 from gateproof.model.versions import DEFAULT_VERSION
 
-from .harness.campaign import KINDS, RULES_OF_KIND, model_outcome, strategy_for
+from .generation.strategy import strategy_for
+from .harness.campaign import KINDS, RULES_OF_KIND, model_outcome
 from .harness.compare import compare
 from .harness.corpus import CorpusCase, load_corpus
 from .harness.protocol import scenario_rules

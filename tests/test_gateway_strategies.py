@@ -66,7 +66,7 @@ def test_constructed_and_free_calls_compose_into_one_scenario(pair, other):
 
 
 def test_the_campaign_sends_only_numbers_json_carries_and_every_language_reads_exactly():
-    from gateproof.conformance.harness.campaign import is_portable
+    from gateproof.conformance.generation.strategy import is_portable
 
     assert is_portable({"tool": [1.5, -(2**53 - 1), None, "x"], "ok": True})
     for unwritable in (float("inf"), float("-inf"), float("nan"), 2**53, -(2**53)):

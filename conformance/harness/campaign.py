@@ -1,42 +1,34 @@
 """A verify campaign: the corpus, then generated scenarios, each outcome held to the model's.
 
-A disagreement on a generated scenario is shrunk by hypothesis to the
-smallest scenario that still disagrees (``find`` with the disagreement as the
-condition, as ``gateproof diff`` does for two rule versions), confirmed by
-running it once more, and saved as a replayable scenario file. Any scenario
-answered twice, differently, is nondeterministic. Every verdict is handed to
+Generated scenarios come from the seeded generators and run pipelined
+(``harness/hunt.py``); a disagreement is reduced to the smallest scenario
+that still disagrees, confirmed by running it once more, and saved as a
+replayable scenario file. Any scenario answered twice, differently, is
+nondeterministic. Every verdict is handed to
 the observer the moment it is reached, so a report written as they come
 loses nothing when a campaign is cut short.
 """
 
 from __future__ import annotations
 
-import math
 import re
 import shlex
 import time
 from pathlib import Path
-from random import Random
 from typing import Callable
 
-import orjson
 from attrs import evolve, frozen
-from hypothesis import HealthCheck, find, settings, strategies as st
-from hypothesis.errors import HypothesisException, NoSuchExample
 
 from gateproof.model.gateway.gate import GATEWAY_VERSIONS
-from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.versions import VERSIONS
 
 from ..documents import dumps_pretty
-from ..gateway_strategies import gateway_scenarios
-from ..lifecycle_strategies import lifecycle_scenarios
-from ..strategies import ceiling_scenarios
 from .corpus import CorpusCase
+from .hunt import Hunt, model_outcome
 from .known import KnownDivergence
 from .process import ImplementationProcess, StartFailed
-from .protocol import Errored, RunReply, Skipped, scenario_rules
-from .results import Disagreement, Tally, Verdict, is_same_reply, judge
+from .protocol import RunReply, scenario_rules
+from .results import Tally, Verdict, is_same_reply, judge
 
 KINDS = ("ceiling", "gateway")
 RULES_OF_KIND = {"ceiling": tuple(VERSIONS), "gateway": tuple(GATEWAY_VERSIONS)}
@@ -45,7 +37,7 @@ RULES_OF_KIND = {"ceiling": tuple(VERSIONS), "gateway": tuple(GATEWAY_VERSIONS)}
 @frozen
 class CampaignSettings:
     level: str = "decision"
-    examples: int = 100  # generated scenarios in all, shared among the rule versions driven
+    examples: int = 10_000  # generated scenarios in all, shared among the rule versions driven
     seed: int = 0
     rules: tuple[str, ...] | None = None  # None: every version the implementation decides
     kinds: tuple[str, ...] = KINDS
@@ -55,31 +47,6 @@ class CampaignSettings:
     out: Path | None = None  # where disagreements are saved as replayable files
     replay_prefix: str = "gateproof verify"
     disagreements: int = 3  # distinct shrunk disagreements searched for per rule version: each costs a shrink
-
-
-def model_outcome(scenario: dict) -> dict:
-    return run_scenario(read_scenario(scenario))
-
-
-#: Every integer a generated scenario holds fits here, so it reads exactly in any language (JavaScript's safe integers).
-PORTABLE_INTEGERS = 2**53 - 1
-
-
-def is_portable(value: object) -> bool:
-    """Whether JSON can carry every number in a value (no NaN or infinity) and every language reads each integer exactly."""
-    if isinstance(value, dict):
-        return all(is_portable(v) for v in value.values())
-    if isinstance(value, list):
-        return all(is_portable(v) for v in value)
-    if isinstance(value, float):
-        return math.isfinite(value)
-    return not isinstance(value, int) or isinstance(value, bool) or -PORTABLE_INTEGERS <= value <= PORTABLE_INTEGERS
-
-
-def strategy_for(kind: str, version: str) -> st.SearchStrategy[dict]:
-    if kind == "gateway":
-        return gateway_scenarios(rules=version).filter(is_portable)
-    return st.one_of(ceiling_scenarios(rules=version), lifecycle_scenarios(rules=version)).filter(is_portable)
 
 
 def targets(campaign: CampaignSettings, decided_kinds, decided_rules) -> list[tuple[str, str]]:
@@ -143,6 +110,7 @@ class Campaign:
             family, pinned, expected = by_scenario[id(scenario)]
             self.advance()
             verdict = judge(self.name, phase, family, scenario, expected, reply, self.settings.level, self.settings.known, pinned)
+            self.tally.count_scenario(verdict.status == "failed")
             if verdict.status == "failed":
                 failures.append((verdict, reply))
             else:
@@ -185,72 +153,3 @@ class Campaign:
         """The implementation could not be restarted: what was measured stands, the rest is reported lost."""
         self.tally.lost = f"could not be restarted: {error}"
         return self.finish()
-
-
-class Hunt:
-    """Generated scenarios for one rule version, up to a few distinct shrunk disagreements."""
-
-    def __init__(self, campaign: Campaign, kind: str, version: str, budget: int):
-        self.campaign, self.kind, self.version, self.budget = campaign, kind, version, budget
-        self.family = f"generated/{version}"
-        self.answers: dict[bytes, RunReply] = {}
-        self.flagged: set[bytes] = set()  # nondeterministic or errored scenarios already reported
-        self.found: set[tuple] = set()
-
-    def ask(self, scenario: dict) -> tuple[RunReply, bool]:
-        """The implementation's answer, and whether it matches every earlier answer to the same scenario."""
-        reply = self.campaign.process.run_one(scenario)
-        self.campaign.tally.generated += 1
-        self.campaign.advance()
-        first = self.answers.setdefault(orjson.dumps(scenario, option=orjson.OPT_SORT_KEYS), reply)
-        return reply, is_same_reply(first, reply)
-
-    def verdict(self, scenario: dict, reply: RunReply) -> Verdict:
-        c = self.campaign
-        return judge(c.name, "generated", self.family, scenario, model_outcome(scenario), reply, c.settings.level, c.settings.known)
-
-    def report_once(self, scenario: dict, verdict: Verdict) -> None:
-        key = orjson.dumps(scenario, option=orjson.OPT_SORT_KEYS)
-        if key not in self.flagged:
-            self.flagged.add(key)
-            self.campaign.record(verdict)
-
-    def disagrees(self, scenario: dict) -> bool:
-        """The condition hypothesis shrinks: a new disagreement, neither known nor nondeterministic."""
-        reply, consistent = self.ask(scenario)
-        if not consistent:
-            verdict = self.verdict(scenario, reply)
-            self.report_once(scenario, evolve(verdict, status="nondeterministic", message="answered the same scenario differently twice"))
-            return False
-        if isinstance(reply, (Skipped, Errored)):
-            if isinstance(reply, Errored):
-                self.report_once(scenario, self.verdict(scenario, reply))
-            else:
-                self.campaign.tally.unkept[self.family, "skipped"] += 1
-            return False
-        verdict = self.verdict(scenario, reply)
-        if verdict.status == "passed":
-            self.campaign.tally.unkept[self.family, "passed"] += 1
-            return False
-        if verdict.status == "known":
-            self.campaign.tally.unkept[self.family, "known"] += 1
-            return False
-        return (verdict.disagreement.step, verdict.disagreement.keys) not in self.found
-
-    def run(self) -> None:
-        options = settings(database=None, max_examples=self.budget, deadline=None, suppress_health_check=list(HealthCheck))
-        seed = self.campaign.settings.seed
-        for attempt in range(self.campaign.settings.disagreements):
-            try:
-                scenario = find(strategy_for(self.kind, self.version), self.disagrees, settings=options, random=Random(seed + attempt))
-            except (NoSuchExample, HypothesisException):
-                return
-            reply, consistent = self.ask(scenario)
-            verdict = self.verdict(scenario, reply)
-            if not consistent or verdict.status != "failed":
-                self.report_once(scenario, evolve(verdict, status="nondeterministic", message="a shrunk disagreement did not recur"))
-                continue
-            named = dict(scenario, id=f"generated.{self.version}.{len(self.found) + 1}")
-            d = verdict.disagreement
-            self.found.add((d.step, d.keys))
-            self.campaign.record(evolve(verdict, scenario_id=named["id"], disagreement=Disagreement(named, d.expected, d.actual, d.step, d.keys)))

@@ -72,12 +72,19 @@ class Tally:
     unkept: Counter = field(factory=Counter)  # (family, status) -> how many
     generated: int = 0
     generated_seconds: float = 0.0
+    scenarios: int = 0  # corpus, replayed and generated scenarios run, each once; a reduction's runs are not counted
+    first_failure_after: int | None = None  # how many scenarios had run when the first disagreement was seen
     restarts: int = 0
     reordered: int = 0
     notes: list[str] = field(factory=list)
     lost: str | None = None  # why the implementation could not be driven to the end
     unavailable: str | None = None  # why it could not be run on this machine at all (its interpreter is missing)
     expected: str = "conformant"  # or "must be caught": see harness/expectations.py
+
+    def count_scenario(self, failed: bool) -> None:
+        self.scenarios += 1
+        if failed and self.first_failure_after is None:
+            self.first_failure_after = self.scenarios
 
     def counts(self) -> dict[str, int]:
         counted = Counter(v.status for v in self.verdicts)

@@ -1,0 +1,33 @@
+"""Scenario generation for verify campaigns: fast seeded generators, and a reducer that shrinks what they find.
+
+``scenarios(kind, version, seed)`` is an endless, reproducible stream of
+scenario documents valid against the scenario schema; the same arguments
+give the same stream in any process. The hypothesis strategies
+(``gateproof.conformance.strategies`` and its siblings) stay what property
+tests draw from; a campaign draws from here, since it needs thousands of
+scenarios a second.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Iterator
+
+from .ceiling import ceiling_scenario
+from .draw import Draw
+from .gateway import gateway_scenario
+
+GENERATORS = {"ceiling": ceiling_scenario, "gateway": gateway_scenario}
+
+
+def stream_seed(kind: str, version: str, seed: int) -> int:
+    """One seed per (kind, version, seed), the same in every process (``hash`` of a string is not)."""
+    return zlib.crc32(f"{kind}/{version}".encode()) ^ (seed * 0x9E3779B1)
+
+
+def scenarios(kind: str, version: str, seed: int = 0) -> Iterator[dict]:
+    generate, d = GENERATORS[kind], Draw(stream_seed(kind, version, seed))
+    number = 0
+    while True:
+        number += 1
+        yield generate(d, version, number)

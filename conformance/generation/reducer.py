@@ -1,0 +1,104 @@
+"""Shrinking a scenario document that shows a failure: delete what it does not need, simplify what it keeps.
+
+The reducer knows JSON, not the rules: it tries deleting steps, list entries
+and object fields, then replacing values by simpler ones, and keeps every
+change after which the document is still a valid scenario and still shows
+the failure. Each kept change makes the document strictly smaller, so it
+ends; ``budget`` bounds how many candidates are tried (each costs a run of
+the implementation).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+#: Simpler values to try in place of a scalar, in the order tried.
+SIMPLER = (0, 1, "", False, None)
+
+
+def size(value: object) -> int:
+    """Every node of a JSON value; strings count their length too, so shortening one is progress."""
+    if isinstance(value, dict):
+        return 1 + sum(1 + size(v) for v in value.values())
+    if isinstance(value, list):
+        return 1 + sum(size(v) for v in value)
+    if isinstance(value, str):
+        return 1 + len(value)
+    return 1
+
+
+def _containers(value: object, path: tuple = ()) -> Iterator[tuple[tuple, object]]:
+    """Every list and object in the document with its path, outermost first."""
+    if isinstance(value, (dict, list)):
+        yield path, value
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, inner in items:
+            yield from _containers(inner, path + (key,))
+
+
+def _replaced(document: dict, path: tuple, new: object) -> dict:
+    """A copy of ``document`` with the value at ``path`` replaced, sharing every untouched part."""
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    copy = list(document) if isinstance(document, list) else dict(document)
+    copy[head] = _replaced(document[head], rest, new)
+    return copy
+
+
+def _deletions(document: dict) -> Iterator[dict]:
+    """Candidates with part of one list or object removed: halves first, then single entries."""
+    for path, container in _containers(document):
+        if path == ():
+            continue  # the document's own fields say which rules and kind it is: changing them is another scenario
+        if isinstance(container, list):
+            count = len(container)
+            chunk = count // 2
+            while chunk >= 1:
+                for start in range(0, count, chunk):
+                    yield _replaced(document, path, container[:start] + container[start + chunk:])
+                chunk //= 2
+        else:
+            for key in list(container):
+                yield _replaced(document, path, {k: v for k, v in container.items() if k != key})
+
+
+def _simplifications(document: dict) -> Iterator[dict]:
+    for path, container in _containers(document):
+        items = container.items() if isinstance(container, dict) else enumerate(container)
+        for key, value in list(items):
+            if isinstance(value, (dict, list)):
+                if value:
+                    yield _replaced(document, path + (key,), type(value)())
+                continue
+            for simpler in SIMPLER:
+                if type(simpler) is type(value) and simpler != value or (isinstance(value, str) and len(value) > 1 and simpler == ""):
+                    yield _replaced(document, path + (key,), simpler)
+            if isinstance(value, str) and len(value) > 1:
+                yield _replaced(document, path + (key,), value[: len(value) // 2])
+
+
+def reduce(document: dict, still_fails: Callable[[dict], bool], budget: int = 2000) -> dict:
+    """The smallest document found from ``document`` on which ``still_fails`` holds; ``still_fails(document)`` is assumed.
+
+    ``still_fails`` must answer False for a document that is not a valid
+    scenario: the reducer proposes many.
+    """
+    current, current_size, tried = document, size(document), 0
+    progress = True
+    while progress and tried < budget:
+        progress = False
+        for candidates in (_deletions, _simplifications):
+            for candidate in candidates(current):
+                candidate_size = size(candidate)
+                if candidate_size >= current_size:
+                    continue
+                tried += 1
+                if still_fails(candidate):
+                    current, current_size, progress = candidate, candidate_size, True
+                    break
+                if tried >= budget:
+                    return current
+            if progress:
+                break
+    return current

@@ -1,0 +1,140 @@
+"""Generated scenarios for one rule version, pipelined, and each new disagreement reduced to its smallest form.
+
+Scenarios come from the seeded generators of ``conformance/generation`` and
+go through the implementation as a pipeline, the model's outcome computed
+while the implementation works. A disagreement not seen before (one
+that differs in a new set of keys: a reduction moves the step it is at) is kept; once the batch it came in has drained,
+it is reduced document by document, each candidate run on its own, to the
+smallest scenario that still disagrees in the same keys, then run once more:
+an implementation that answers it differently is nondeterministic.
+Scenarios are counted once, as they are generated; a reduction's runs are
+not counted as passed scenarios.
+"""
+
+from __future__ import annotations
+
+import time
+from itertools import islice
+from typing import TYPE_CHECKING
+
+from attrs import evolve
+
+from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
+
+from ..generation import scenarios
+from ..generation.reducer import reduce
+from .protocol import Errored, Outcome, RunReply, Skipped
+from .results import Disagreement, Verdict, is_same_reply, judge
+
+if TYPE_CHECKING:
+    from .campaign import Campaign
+
+BATCH = 512  # scenarios per pipeline; a disagreement waits at most this long to be reduced
+REDUCTION_BUDGET = 1500  # candidate documents tried per reduction
+REDUCTION_SECONDS = 20.0  # and the time it may take: an implementation that hangs on candidates is not waited on for ever
+
+
+def model_outcome(scenario: dict) -> dict:
+    return run_scenario(read_scenario(scenario))
+
+
+class Hunt:
+    """Up to ``disagreements`` distinct disagreements among ``budget`` generated scenarios of one kind and rule version."""
+
+    def __init__(self, campaign: Campaign, kind: str, version: str, budget: int):
+        self.campaign, self.kind, self.version, self.budget = campaign, kind, version, budget
+        self.family = f"generated/{version}"
+        self.found: set[tuple] = set()
+        self.flagged: set[str] = set()  # error messages already reported, so one fault is not reported a thousand times
+
+    def verdict(self, scenario: dict, reply: RunReply, expected: dict | None = None) -> Verdict:
+        c = self.campaign
+        expected = model_outcome(scenario) if expected is None else expected
+        return judge(c.name, "generated", self.family, scenario, expected, reply, c.settings.level, c.settings.known)
+
+    def run(self) -> None:
+        stream = scenarios(self.kind, self.version, self.campaign.settings.seed)
+        left = self.budget
+        while left > 0 and len(self.found) < self.campaign.settings.disagreements:
+            batch = list(islice(stream, min(BATCH, left)))
+            left -= len(batch)
+            for verdict, reply in self.sweep(batch):
+                if len(self.found) < self.campaign.settings.disagreements:
+                    self.settle(verdict, reply)
+                else:
+                    self.campaign.tally.unkept[self.family, "failed"] += 1
+
+    def sweep(self, batch: list[dict]) -> list[tuple[Verdict, RunReply]]:
+        """Run a batch pipelined; the new disagreements, to be reduced once the pipeline is empty."""
+        c, tally, new = self.campaign, self.campaign.tally, []
+        expected_of: dict[int, dict] = {}
+        for scenario, reply in c.process.run_many(self._computing(batch, expected_of)):
+            tally.generated += 1
+            c.advance()
+            expected = expected_of.pop(id(scenario))
+            if isinstance(reply, Outcome) and reply.outcome == expected:
+                tally.count_scenario(False)
+                tally.unkept[self.family, "passed"] += 1
+                continue
+            verdict = self.verdict(scenario, reply, expected)
+            tally.count_scenario(verdict.status == "failed")
+            if verdict.status in ("passed", "known", "skipped"):
+                tally.unkept[self.family, verdict.status] += 1
+            elif verdict.status == "errored":
+                if verdict.message not in self.flagged:
+                    self.flagged.add(verdict.message)
+                    c.record(verdict)
+                else:
+                    tally.unkept[self.family, "errored"] += 1
+            elif verdict.disagreement.keys in self.found or any(verdict.disagreement.keys == v.disagreement.keys for v, _ in new):
+                tally.unkept[self.family, "failed"] += 1  # the same difference again: counted, not reduced again
+            else:
+                new.append((verdict, reply))
+        return new
+
+    def _computing(self, batch: list[dict], expected_of: dict):
+        """The batch as the pipeline pulls it, each scenario's expected outcome computed as it is sent, while earlier ones are decided."""
+        for scenario in batch:
+            if id(scenario) not in expected_of:
+                try:
+                    expected_of[id(scenario)] = model_outcome(scenario)
+                except ScenarioError:
+                    continue  # not a scenario the rules decide: never sent, so never judged
+            yield scenario
+
+    def recurs(self, scenario: dict, reply: RunReply) -> bool:
+        """Whether two more runs of the scenario answer as ``reply`` did; two, so an answer that alternates cannot pass."""
+        return all(is_same_reply(reply, self.campaign.process.run_one(scenario)) for _ in range(2))
+
+    def settle(self, verdict: Verdict, reply: RunReply) -> None:
+        """Confirm one disagreement by running it again, reduce it, confirm what is left, and record it."""
+        keys = verdict.disagreement.keys
+        self.found.add(keys)
+        if not self.recurs(verdict.disagreement.scenario, reply):
+            self.campaign.record(evolve(verdict, status="nondeterministic", message="answered the same scenario differently twice"))
+            return
+        last: dict = {}
+        deadline = time.monotonic() + REDUCTION_SECONDS
+
+        def still_fails(candidate: dict) -> bool:
+            if time.monotonic() > deadline:
+                return False
+            try:
+                expected = model_outcome(candidate)
+            except ScenarioError:
+                return False
+            answer = self.campaign.process.run_one(candidate)
+            again = self.verdict(candidate, answer, expected)
+            if again.status == "failed" and again.disagreement.keys == keys:
+                last.update(verdict=again, reply=answer)
+                return True
+            return False
+
+        smallest = reduce(verdict.disagreement.scenario, still_fails, REDUCTION_BUDGET)
+        shrunk, first = (last["verdict"], last["reply"]) if last else (verdict, reply)
+        if self.recurs(smallest, first):
+            d = shrunk.disagreement
+            named = dict(smallest, id=f"generated.{self.version.replace('+', '.')}.{len(self.found)}")
+            self.campaign.record(evolve(shrunk, scenario_id=named["id"], disagreement=Disagreement(named, d.expected, d.actual, d.step, d.keys)))
+        else:
+            self.campaign.record(evolve(shrunk, status="nondeterministic", message="answered the same scenario differently twice"))

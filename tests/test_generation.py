@@ -1,0 +1,109 @@
+"""The campaign's seeded generators: valid, reproducible, and reaching the corners the rules turn on; and the reducer."""
+
+from collections import Counter
+from itertools import islice
+
+import orjson
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from gateproof.conformance.generation import scenarios
+from gateproof.conformance.generation.reducer import reduce, size
+from gateproof.conformance.generation.strategy import is_portable
+from gateproof.model.gateway.gate import GATEWAY_VERSIONS
+from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
+from gateproof.model.versions import VERSIONS
+
+TARGETS = [("ceiling", v) for v in sorted(VERSIONS)] + [("gateway", v) for v in sorted(GATEWAY_VERSIONS)]
+
+
+def drawn(kind: str, version: str, count: int = 400, seed: int = 0) -> list[dict]:
+    return list(islice(scenarios(kind, version, seed), count))
+
+
+@pytest.mark.parametrize("kind, version", TARGETS)
+def test_every_generated_scenario_is_valid_portable_and_of_its_version(kind, version):
+    for document in drawn(kind, version):
+        assert document["rules"] == version and document.get("kind", "ceiling") == kind
+        assert is_portable(document)
+        run_scenario(read_scenario(orjson.loads(orjson.dumps(document))))  # raises on an invalid document
+
+
+def test_the_same_seed_gives_the_same_stream_and_another_seed_another():
+    assert drawn("gateway", "lab-001", 50) == drawn("gateway", "lab-001", 50)
+    assert drawn("gateway", "lab-001", 50) != drawn("gateway", "lab-001", 50, seed=1)
+    assert drawn("ceiling", "adr-179", 50) != drawn("ceiling", "adr-175", 50)
+
+
+def outcomes(kind: str, version: str, count: int = 1500) -> list[tuple[dict, dict]]:
+    return [(d, run_scenario(read_scenario(d))) for d in drawn(kind, version, count)]
+
+
+def test_gateway_scenarios_reach_every_reason_of_their_version():
+    for version, absent in (("lab-001", {"rate_limited", "idempotency_conflict", "approval_required", "approval_expired"}), ("lab-001+next", set())):
+        reasons = Counter(r["reason"] for _, o in outcomes("gateway", version) for r in o["results"] if r["op"] == "call")
+        from gateproof.model.gateway.arguments import REASON_CODES
+        assert set(REASON_CODES) - absent <= set(reasons), set(REASON_CODES) - set(reasons)
+
+
+def test_gateway_scenarios_use_every_check_past_the_lab():
+    steps = [s for d in drawn("gateway", "lab-001+next", 1000) for s in d["steps"]]
+    worlds = [d["world"] for d in drawn("gateway", "lab-001+next", 1000)]
+    assert any("before_write" in s for s in steps) and any("idempotency_key" in s for s in steps)
+    assert any(s["op"] == "advance_clock" for s in steps)
+    assert any(w.get("rate_limit") for w in worlds) and any(w.get("approvals") for w in worlds)
+    # Approvals expire one second either side of the clock: the boundary of G002.6.
+    offsets = {a["expires_at"] - w.get("clock", 0) for w in worlds if "clock" in w for a in w.get("approvals", ())}
+    assert {-1, 0, 1} <= offsets
+    # Supervisors of both tenants, and sessions of every role the rules read.
+    sessions = [s for w in worlds for s in w["sessions"]]
+    assert {(s["tenant"], "supervisor" in s.get("roles", ())) for s in sessions} >= {("acme", True), ("globex", True), ("acme", False)}
+
+
+def test_ceiling_scenarios_reach_the_readings_php_and_unicode_part_on():
+    documents = drawn("ceiling", "adr-179", 1500)
+    text = orjson.dumps(documents).decode()
+    # orjson writes non-ASCII characters as they are and control characters escaped.
+    for corner in ("\u00a0", "\u212a", "\u0130", "\uff26", "\\u000b", "\\u0000", "\\u001c"):
+        assert corner in text, corner
+    steps = [s for d in documents for s in d["steps"]]
+    forced = [u for s in steps if s["op"] == "send" for u in s["forced_snippets"] + s["forced_skills"]]
+    assert {" 3", "1.9", "5e0", "9223372036854775808"} <= {u for u in forced if isinstance(u, str)}
+    states = [s["state"] for s in steps if s["op"] == "suspend" and "state" in s]
+    assert {} in states and any(isinstance(v, list) and any(isinstance(e, str) for e in v) for st in states for v in st.values())
+    assert any(s["op"] == "queue" and s.get("uid", 0) > 0 for s in steps) and any(s["op"] == "queue" and isinstance(s.get("be_user"), int) and s["be_user"] > 0 for s in steps)
+    assert any(s["op"] == "delete" and s["kind"] == "configuration" for s in steps)
+    decisions = Counter(r.get("decision") for _, o in outcomes("ceiling", "adr-179") for r in o["results"] if "decision" in r)
+    assert {"permitted", "refused", "observed", "undeclared", "dry_run"} <= set(decisions), decisions
+
+
+def test_the_reducer_keeps_the_failure_and_ends_smaller():
+    document = drawn("gateway", "lab-001", 1)[0]
+    document["steps"].append({"op": "call", "session": document["world"]["sessions"][0]["id"], "tool": "read_case", "arguments": {"case_id": "MARK"}})
+
+    def still_fails(candidate):
+        try:
+            read_scenario(candidate)
+        except ScenarioError:
+            return False
+        return any(s.get("arguments") == {"case_id": "MARK"} for s in candidate["steps"])
+
+    smallest = reduce(document, still_fails)
+    assert still_fails(smallest) and size(smallest) < size(document)
+    [step] = smallest["steps"]  # the one step the condition needs, everything else deleted or simplified
+    assert step["arguments"] == {"case_id": "MARK"} and step["tool"] == ""
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.recursive(st.none() | st.integers() | st.text(max_size=4), lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=2), inner, max_size=3)))
+def test_the_reducer_never_returns_what_the_condition_refused(value):
+    document = {"value": value}
+    seen = []
+
+    def condition(candidate):
+        seen.append(candidate)
+        return size(candidate) % 2 == size(document) % 2
+
+    result = reduce(document, condition, budget=200)
+    assert result is document or condition(result)
+    assert size(result) <= size(document)
