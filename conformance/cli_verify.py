@@ -139,6 +139,7 @@ def run_campaign(name, argv, prefix, campaign: CampaignSettings, replays, corpus
 @click.option("--window", type=click.IntRange(min=1), default=64, show_default=True, help="Runs in flight at once.")
 @click.option("--disagreements", type=click.IntRange(min=1), default=3, show_default=True,
               help="Distinct shrunk disagreements to search for per rule version.")
+@click.option("--exitfirst", "-x", is_flag=True, help="Stop each implementation's campaign at its first disagreement (after the corpus, or the batch it came in).")
 @click.option("--known", "known_path", type=click.Path(dir_okay=False), help="A file of known divergences, each with its issue link.")
 @click.option("--replay", "replays", multiple=True, type=click.Path(dir_okay=False), help="Run only these scenario files (a saved disagreement).")
 @click.option("--out", "out", type=click.Path(file_okay=False), default="gateproof-verify", show_default=True,
@@ -146,7 +147,7 @@ def run_campaign(name, argv, prefix, campaign: CampaignSettings, replays, corpus
 @click.option("--report", "report_format", type=click.Choice(FORMATS), help="Also write a report in this format ...")
 @click.option("--output", "output", type=click.Path(dir_okay=False), help="... to this file.")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
-def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disagreements, known_path, replays, out, report_format, output, command) -> None:
+def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disagreements, exitfirst, known_path, replays, out, report_format, output, command) -> None:
     """Drive implementations through the protocol: the corpus, then generated scenarios, held to the model.
 
     Name each implementation with --builtin NAME or give its command after --
@@ -171,7 +172,7 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
         except (OSError, ValueError, ProtocolError) as error:
             fail(f"{known_path}: {error}")
     implementations = chosen_implementations(builtins, command)
-    campaign = CampaignSettings(level, examples, seed, rules, kinds, timeout, window, known, Path(out), disagreements=disagreements)
+    campaign = CampaignSettings(level, examples, seed, rules, kinds, timeout, window, known, Path(out), disagreements=disagreements, exitfirst=exitfirst)
     replayed, corpus = read_replays(replays), [c for c in load_corpus() if is_selected(c.scenario, campaign)]
     console = Console(stderr=True)
     log = ResultLog(Path(out) / "results.jsonl")

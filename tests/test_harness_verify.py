@@ -132,3 +132,24 @@ def test_a_nondeterministic_implementation_is_flagged_among_generated_scenarios_
     verdicts = json.loads((tmp_path / "r.json").read_text())["implementations"][0]["verdicts"]
     assert result.exit_code == 1
     assert any(v["phase"] == "generated" and v["status"] == "nondeterministic" for v in verdicts)
+
+
+def test_exitfirst_stops_a_campaign_at_its_first_disagreement(tmp_path):
+    result = verify("--exitfirst", "--examples", "500", "--report", "json", "--output", "r.json", "--", *fake("always_wrong"))
+    [tally] = json.loads((tmp_path / "r.json").read_text())["implementations"]
+    assert result.exit_code == 1 and tally["failed"] >= 1 and tally["generated"] == 0
+    result = verify("-x", "--builtin", "mutant:logs-case-content", "--kinds", "gateway", "--examples", "2000", "--report", "json", "--output", "g.json")
+    [tally] = json.loads((tmp_path / "g.json").read_text())["implementations"]
+    assert result.exit_code == 0 and tally["generated"] == 0  # the corpus catches it; nothing is generated after
+
+
+def test_exitfirst_stops_generating_after_the_batch_that_disagreed():
+    from gateproof.conformance.harness.campaign import Campaign, CampaignSettings
+    from gateproof.conformance.harness.hunt import BATCH
+    from gateproof.conformance.implementations import BUILTINS
+
+    campaign = Campaign("mutant:forged-authority", BUILTINS["mutant:forged-authority"], CampaignSettings(examples=5000, exitfirst=True))
+    campaign.start()
+    campaign.run_generated()
+    tally = campaign.finish()
+    assert [v.status for v in tally.verdicts] == ["failed"] and tally.generated <= BATCH

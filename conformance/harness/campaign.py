@@ -47,6 +47,7 @@ class CampaignSettings:
     out: Path | None = None  # where disagreements are saved as replayable files
     replay_prefix: str = "gateproof verify"
     disagreements: int = 3  # distinct shrunk disagreements searched for per rule version: each costs a shrink
+    exitfirst: bool = False  # stop at the first disagreement: whether, not where, an implementation departs
 
 
 def targets(campaign: CampaignSettings, decided_kinds, decided_rules) -> list[tuple[str, str]]:
@@ -139,6 +140,8 @@ class Campaign:
         started = time.perf_counter()
         for number, (kind, version) in enumerate(chosen):
             budget = self.settings.examples // len(chosen) + (number < self.settings.examples % len(chosen))
+            if self.settings.exitfirst and self.tally.first_failure_after is not None:
+                break
             if budget:
                 Hunt(self, kind, version, budget).run()
         self.tally.generated_seconds = time.perf_counter() - started

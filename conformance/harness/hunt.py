@@ -54,12 +54,12 @@ class Hunt:
 
     def run(self) -> None:
         stream = scenarios(self.kind, self.version, self.campaign.settings.seed)
-        left = self.budget
-        while left > 0 and len(self.found) < self.campaign.settings.disagreements:
+        left, wanted = self.budget, 1 if self.campaign.settings.exitfirst else self.campaign.settings.disagreements
+        while left > 0 and len(self.found) < wanted:
             batch = list(islice(stream, min(BATCH, left)))
             left -= len(batch)
             for verdict, reply in self.sweep(batch):
-                if len(self.found) < self.campaign.settings.disagreements:
+                if len(self.found) < wanted:
                     self.settle(verdict, reply)
                 else:
                     self.campaign.tally.unkept[self.family, "failed"] += 1
