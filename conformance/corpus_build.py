@@ -20,31 +20,11 @@ from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.versions import LATEST
 
 from . import gateway_corpus
+from .corpus_cases import case, send, world
 from .documents import dumps_pretty
 
 CORPUS_ROOT = Path(__file__).resolve().parent / "corpus"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-
-def world(zone="externalGlobal", configuration=None, snippets=(), skills=(), enforcement=None, **extra) -> dict:
-    """A world with one provider ``p`` in ``zone``, a model ``m`` on it and a configuration ``c`` on ``m``."""
-    document = {
-        "providers": [{"identifier": "p", "zone": zone}] + extra.pop("providers", []),
-        "models": [{"identifier": "m", "provider": "p"}] + extra.pop("models", []),
-        "configurations": [{"identifier": "c", "model": "m", **(configuration or {})}] + extra.pop("configurations", []),
-        "snippets": list(snippets),
-        "skills": list(skills),
-    }
-    if enforcement is not None:
-        document["enforcement"] = enforcement
-    return document
-
-
-def case(case_id: str, description: str, rules: list[str], world_document: dict, steps: list[dict], version: str | None = None) -> dict:
-    scenario = {"gateproof": 1, "id": case_id, "description": description, "world": world_document, "steps": steps}
-    if version is not None:
-        scenario["rules"] = version
-    return {"id": case_id, "description": description, "rules": rules, "scenario": scenario}
 
 
 def example(case_id: str, file_name: str, rules: list[str], version: str | None = None) -> dict:
@@ -55,10 +35,6 @@ def example(case_id: str, file_name: str, rules: list[str], version: str | None 
         scenario["rules"] = version
         scenario["description"] = f"Under {version}: {scenario['description']}"
     return {"id": case_id, "description": scenario["description"], "rules": rules, "scenario": scenario}
-
-
-def send(**step) -> dict:
-    return {"op": "send", "configuration": "c", **step}
 
 
 SECRET_SNIPPET = {"uid": 1, "identifier": "s1", "data_class": "secretAdjacent"}
