@@ -30,3 +30,13 @@ def case(case_id: str, description: str, rules: list[str], world_document: dict,
 
 def send(**step) -> dict:
     return {"op": "send", "configuration": "c", **step}
+
+
+def snippet(uid: int, data_class: object, **fields) -> dict:
+    """A snippet ``s<uid>`` storing ``data_class`` (any stored value: how it is read is a rule)."""
+    return {"uid": uid, "identifier": f"s{uid}", "data_class": data_class, **fields}
+
+
+def skill(uid: int, data_class: object, **fields) -> dict:
+    """A skill ``k<uid>`` storing ``data_class``."""
+    return {"uid": uid, "name": f"k{uid}", "data_class": data_class, **fields}
