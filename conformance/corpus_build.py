@@ -19,7 +19,7 @@ from pathlib import Path
 from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.versions import LATEST
 
-from . import boundary_sources, boundary_zone, gateway_corpus
+from . import boundary_decision, boundary_sources, boundary_zone, gateway_corpus
 from .corpus_cases import case, send, world
 from .documents import dumps_pretty
 
@@ -71,6 +71,7 @@ def ceiling_cases() -> list[dict]:
              [{"op": "readout", "configuration": "c"}, {"op": "classify", "configuration": "c"}]),
         *boundary_zone.cases(),
         *boundary_sources.cases(),
+        *boundary_decision.cases(),
     ]
 
 
