@@ -4,9 +4,10 @@ The corpus is language-neutral test vectors in the JSON-Schema-Test-Suite's
 style: a family file holds ``{family, description, cases}``, and each case
 has a stable ``id``, a ``description``, the ``rules`` it pins, the
 ``scenario`` and the ``expected`` outcome. The ceiling and lifecycle families
-are hand-picked from the shipped ``examples/`` and the rules' example tests;
-the gateway family is the attack corpus of ``gateway_corpus``, one file per
-attack group. ``python -m gateproof.conformance.corpus_build`` (or
+are hand-picked from the shipped ``examples/`` and the rules' example tests,
+followed by every rule's boundary pair (``boundary``: the case where the rule
+decides and the nearest case where it does not); the gateway family is the
+attack corpus of ``gateway_corpus``, one file per attack group. ``python -m gateproof.conformance.corpus_build`` (or
 ``gateproof corpus build``) regenerates every expected outcome from the model.
 """
 
@@ -19,7 +20,7 @@ from pathlib import Path
 from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.versions import LATEST
 
-from . import boundary_decision, boundary_sources, boundary_zone, gateway_corpus
+from . import boundary_decision, boundary_lifecycle, boundary_sources, boundary_zone, gateway_corpus
 from .corpus_cases import case, send, world
 from .documents import dumps_pretty
 
@@ -76,7 +77,7 @@ def ceiling_cases() -> list[dict]:
 
 
 def lifecycle_cases() -> list[dict]:
-    """Each ADR's story under its own version, under the version before it, and under the latest rules.
+    """Each ADR's story under its own version, under the version before it, and under the latest rules; then the boundary pairs.
 
     The latest-rules case pins what every later ADR kept of the story, so an
     implementation that claims only the latest rules is still held to it.
@@ -94,7 +95,7 @@ def lifecycle_cases() -> list[dict]:
         cases.append(example(f"lifecycle.adr-{number}.under-{before}", file_name, rules, before))
         if f"adr-{number}" != LATEST.name:
             cases.append(example(f"lifecycle.adr-{number}.under-latest", file_name, rules, LATEST.name))
-    return cases
+    return cases + boundary_lifecycle.cases()
 
 
 FAMILIES = {
