@@ -12,6 +12,7 @@ from pathlib import Path
 
 from gateproof.model.scenario import read_scenario, run_scenario
 
+from . import boundary_gateway
 from .documents import dumps_pretty
 from .lab_world import APPROVAL, ATTACK, EXPORT, INJECTED, LAB_WORLD, call, case
 
@@ -92,6 +93,7 @@ FAMILIES: dict[str, tuple[str, list[dict]]] = {
         case("gw.next.approval-drift", "The approval names another case.", ["G002.5"], [call("export_case", ATTACK)], "lab-001+next", approvals=[{**APPROVAL, "arguments": {"case_id": "CASE-2", "destination_id": "partner-drop"}}]),
         case("gw.next.approval-expired", "The approval expired before the call.", ["G002.6"], [call("export_case", ATTACK)], "lab-001+next", approvals=[APPROVAL], clock=100),
     ]),
+    "boundary": ("Every gateway rule on both sides of its boundary: the case where it decides and the nearest case where it does not.", boundary_gateway.cases()),
 }
 
 
