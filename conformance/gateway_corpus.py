@@ -1,6 +1,7 @@
 """The gateway attack corpus: named scenarios with stable ids, and the outcome the model gives each.
 
-The cases are defined here once; ``conformance/corpus/gateway/*.json`` is
+The attack groups are defined here and the boundary pairs, one group of their
+own, in ``boundary_gateway``; ``conformance/corpus/gateway/*.json`` is
 generated from them (``python -m gateproof.conformance.gateway_corpus``) and a
 test checks the files are current. Every case names the rules it pins.
 """
