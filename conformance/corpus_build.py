@@ -4,9 +4,10 @@ The corpus is language-neutral test vectors in the JSON-Schema-Test-Suite's
 style: a family file holds ``{family, description, cases}``, and each case
 has a stable ``id``, a ``description``, the ``rules`` it pins, the
 ``scenario`` and the ``expected`` outcome. The ceiling and lifecycle families
-are hand-picked from the shipped ``examples/`` and the rules' example tests;
-the gateway family is the attack corpus of ``gateway_corpus``, one file per
-attack group. ``python -m gateproof.conformance.corpus_build`` (or
+are hand-picked from the shipped ``examples/`` and the rules' example tests,
+followed by every rule's boundary pair (``boundary``: the case where the rule
+decides and the nearest case where it does not); the gateway family is the
+attack corpus of ``gateway_corpus``, one file per attack group. ``python -m gateproof.conformance.corpus_build`` (or
 ``gateproof corpus build``) regenerates every expected outcome from the model.
 """
 
@@ -19,32 +20,12 @@ from pathlib import Path
 from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.versions import LATEST
 
-from . import gateway_corpus
+from . import boundary_decision, boundary_lifecycle, boundary_sources, boundary_zone, gateway_corpus
+from .corpus_cases import case, send, world
 from .documents import dumps_pretty
 
 CORPUS_ROOT = Path(__file__).resolve().parent / "corpus"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-
-def world(zone="externalGlobal", configuration=None, snippets=(), skills=(), enforcement=None, **extra) -> dict:
-    """A world with one provider ``p`` in ``zone``, a model ``m`` on it and a configuration ``c`` on ``m``."""
-    document = {
-        "providers": [{"identifier": "p", "zone": zone}] + extra.pop("providers", []),
-        "models": [{"identifier": "m", "provider": "p"}] + extra.pop("models", []),
-        "configurations": [{"identifier": "c", "model": "m", **(configuration or {})}] + extra.pop("configurations", []),
-        "snippets": list(snippets),
-        "skills": list(skills),
-    }
-    if enforcement is not None:
-        document["enforcement"] = enforcement
-    return document
-
-
-def case(case_id: str, description: str, rules: list[str], world_document: dict, steps: list[dict], version: str | None = None) -> dict:
-    scenario = {"gateproof": 1, "id": case_id, "description": description, "world": world_document, "steps": steps}
-    if version is not None:
-        scenario["rules"] = version
-    return {"id": case_id, "description": description, "rules": rules, "scenario": scenario}
 
 
 def example(case_id: str, file_name: str, rules: list[str], version: str | None = None) -> dict:
@@ -55,10 +36,6 @@ def example(case_id: str, file_name: str, rules: list[str], version: str | None 
         scenario["rules"] = version
         scenario["description"] = f"Under {version}: {scenario['description']}"
     return {"id": case_id, "description": scenario["description"], "rules": rules, "scenario": scenario}
-
-
-def send(**step) -> dict:
-    return {"op": "send", "configuration": "c", **step}
 
 
 SECRET_SNIPPET = {"uid": 1, "identifier": "s1", "data_class": "secretAdjacent"}
@@ -93,11 +70,14 @@ def ceiling_cases() -> list[dict]:
              world(zone="local", configuration={"system_prompt": "p", "system_prompt_class": "editorContent", "snippet_tags": "ops"},
                    snippets=[{"uid": n, "identifier": f"s{n}", "tags": "ops", "data_class": c} for n, c in ((1, "secretAdjacent"), (2, None), (3, "sourceCode"))]),
              [{"op": "readout", "configuration": "c"}, {"op": "classify", "configuration": "c"}]),
+        *boundary_zone.cases(),
+        *boundary_sources.cases(),
+        *boundary_decision.cases(),
     ]
 
 
 def lifecycle_cases() -> list[dict]:
-    """Each ADR's story under its own version, under the version before it, and under the latest rules.
+    """Each ADR's story under its own version, under the version before it, and under the latest rules; then the boundary pairs.
 
     The latest-rules case pins what every later ADR kept of the story, so an
     implementation that claims only the latest rules is still held to it.
@@ -115,7 +95,7 @@ def lifecycle_cases() -> list[dict]:
         cases.append(example(f"lifecycle.adr-{number}.under-{before}", file_name, rules, before))
         if f"adr-{number}" != LATEST.name:
             cases.append(example(f"lifecycle.adr-{number}.under-latest", file_name, rules, LATEST.name))
-    return cases
+    return cases + boundary_lifecycle.cases()
 
 
 FAMILIES = {
