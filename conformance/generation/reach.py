@@ -33,6 +33,8 @@ from .reach_rules import Rule, RuleFunction, read_rules
 TARGETS = [("ceiling", v) for v in VERSIONS] + [("gateway", v) for v in GATEWAY_VERSIONS]
 #: What a default verify campaign draws of each (kind, version): its examples shared among them all.
 DEFAULT_COUNT = CampaignSettings().examples // len(TARGETS)
+#: The most scenarios of each (kind, version) one measurement holds in memory.
+MOST = 100_000
 MODEL_DIR = Path(gateproof.model.__file__).resolve().parent
 
 #: Reviewed: what deciding a valid scenario document never reaches, keyed by ``file:line`` of the
@@ -194,6 +196,7 @@ def arcs_text(point: BranchPoint) -> str:
 
 
 def print_reach(reach: Reach, print=print) -> None:
+    print("rule id  verdict               each function: branch points taken every way / all, and a predicate's answers")
     for rule in reach.rules:
         verdict = "reached both ways" if rule.reached else "NOT reached both ways"
         functions = "; ".join(f.summary() for f in rule.functions) or "a definition, no code to branch"
@@ -204,7 +207,8 @@ def print_reach(reach: Reach, print=print) -> None:
     regions = reach.rule_regions().values()
     taken, arcs = sum(r.arcs_taken for r in regions), sum(r.arcs for r in regions)
     totals = reach.measurement.report["totals"]
-    print(f"rule ids reached both ways: {len(reached)}/{len(reach.rules)}")
+    excusing = [r for r in reach.rules if r.reached and not all(f.reached_without_excuse for f in r.functions)]
+    print(f"rule ids reached both ways: {len(reached)}/{len(reach.rules)}, {len(excusing)} of them with a part excused as unreachable")
     print(f"branches of rule functions taken: {taken}/{arcs} ({100 * taken / max(arcs, 1):.1f}%); "
           f"of all model/: {totals['covered_branches']}/{totals['num_branches']} ({totals['percent_branches_covered']:.1f}%)")
     for key, reason in UNREACHABLE.items():
@@ -213,6 +217,8 @@ def print_reach(reach: Reach, print=print) -> None:
         print(f"stale unreachable entry (it excuses nothing): {key}")
     for name, point in reach.outside_missing():
         print(f"outside the rule functions: {name} missing {arcs_text(point)}  {source_line(point)}")
+    uncalled = [name for _, name, region in reach.measurement.unnamed_regions(set(reach.rule_regions())) if region.points and not region.called]
+    print(f"never called while deciding, with branches of their own: {', '.join(uncalled)}")
 
 
 def bench_reach(print=print, count: int = DEFAULT_COUNT, seed: int = 0) -> Reach:
@@ -230,16 +236,6 @@ class Arguments(argparse.ArgumentParser):
         self.exit(2, f"reach: error: {message}\n")
 
 
-def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not above 0")
-    return value
-
-
 def whole(text: str) -> int:
     try:
         return int(text)
@@ -247,9 +243,17 @@ def whole(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
 
 
+def count_of(text: str) -> int:
+    """``--count``: above 0, and at most :data:`MOST` since every document is drawn before any is decided."""
+    value = whole(text)
+    if not 0 < value <= MOST:
+        raise argparse.ArgumentTypeError(f"{text} is not from 1 to {MOST:,}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = Arguments(prog="python -m gateproof.conformance.generation.reach", description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=positive, default=DEFAULT_COUNT, help=f"scenarios of each (kind, version) (default {DEFAULT_COUNT})")
+    parser.add_argument("--count", type=count_of, default=DEFAULT_COUNT, help=f"scenarios of each (kind, version) (default {DEFAULT_COUNT})")
     parser.add_argument("--seed", type=whole, default=0, help="the generators' seed (default 0)")
     arguments = parser.parse_args(argv)
     reach = bench_reach(count=arguments.count, seed=arguments.seed)
