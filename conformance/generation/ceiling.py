@@ -4,8 +4,9 @@ One world generator serves both: three providers, three models, three
 configurations whose fallbacks name each other (trimmed, cased, deleted,
 inactive, missing) and a few snippets and skills. A scenario is either a
 handful of sends, readouts and classifies with operator changes between
-them, or a run's story (queue, dequeue, suspend, resume) with a stored
-state of any shape and changes at every gap.
+them, or a run's story (queue, dequeue, suspend, resume, sometimes
+suspended again) with a stored state of any shape and changes at every
+gap, the run's own configuration among what a change may delete.
 """
 
 from __future__ import annotations

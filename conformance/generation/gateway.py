@@ -5,7 +5,9 @@ of both tenants, internal and external destinations, approvals whose expiry
 sits one second either side of the clock, and a rate limit whose window a
 story walks up to and past. Calls repeat idempotency keys, carry approvals'
 arguments reordered or drifted, and bring ``before_write`` changes that land
-between the check and the write.
+between the check and the write. Half the worlds are laid for one export
+(and sometimes its approval to an external destination), which calls then
+make, replay under their key, and meet changes that undo before the write.
 """
 
 from __future__ import annotations

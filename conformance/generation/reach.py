@@ -105,13 +105,17 @@ class FunctionReach:
         return () if self.excused else tuple(p for p in self.region.points if p.missed and where(p.file, p.line) not in UNREACHABLE)
 
     @property
+    def answered(self) -> bool:
+        """Whether a predicate answered both yes and no; true of any other function."""
+        return not self.predicate or self.answers == {True, False}
+
+    @property
     def reached_without_excuse(self) -> bool:
-        answered = not self.predicate or self.answers == {True, False}
-        return self.region.called and answered and not any(p.missed for p in self.region.points)
+        return self.region.called and self.answered and not any(p.missed for p in self.region.points)
 
     @property
     def reached(self) -> bool:
-        return self.excused or (self.region.called and (not self.predicate or self.answers == {True, False}) and not self.missing)
+        return self.excused or (self.region.called and self.answered and not self.missing)
 
     def summary(self) -> str:
         points = self.region.points
