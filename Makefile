@@ -1,4 +1,4 @@
-# The two commands of the README's quick start, and the benchmarks.
+# The two commands of the README's quick start, the benchmarks, and how far the generators reach.
 # Each target creates the virtual environment it needs on first use.
 
 PYTHON ?= python3
@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench reach clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m gateproof.conformance.bench
+
+reach: $(STAMP)
+	$(BIN)/python -m gateproof.conformance.generation.reach
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -262,6 +262,10 @@ def main() -> None:
     bench_mutants()
     print()
     bench_proofs.run()
+    print()
+    from .generation.reach import bench_reach  # coverage.py loads only for this last figure
+
+    bench_reach()
 
 
 if __name__ == "__main__":

@@ -4,8 +4,9 @@ One world generator serves both: three providers, three models, three
 configurations whose fallbacks name each other (trimmed, cased, deleted,
 inactive, missing) and a few snippets and skills. A scenario is either a
 handful of sends, readouts and classifies with operator changes between
-them, or a run's story (queue, dequeue, suspend, resume) with a stored
-state of any shape and changes at every gap.
+them, or a run's story (queue, dequeue, suspend, resume, sometimes
+suspended again) with a stored state of any shape and changes at every
+gap, the run's own configuration among what a change may delete.
 """
 
 from __future__ import annotations
@@ -169,6 +170,31 @@ def stored_state(d: Draw, known: int) -> dict:
     return state
 
 
+def waiting(d: Draw, document: dict, deleted: set, configuration: str, most: int) -> list[dict]:
+    """Changes while a run waits; now and then its own configuration deleted, so the dequeue or resume finds it gone."""
+    steps = d.some(lambda: change(d, document, deleted), most)
+    if d.chance(0.05):
+        deleted.add(configuration)
+        steps.append({"op": "delete", "kind": "configuration", "identifier": configuration})
+    return steps
+
+
+def suspension(d: Draw, document: dict, deleted: set, run: str, configuration: str) -> list[dict]:
+    """A running run suspended and resumed, with changes before and between."""
+    w = document["world"]
+    steps = d.some(lambda: change(d, document, deleted), 2)
+    suspend = {"op": "suspend", "run": run, "reason": d.pick(["approval", "input"])}
+    if d.chance(0.4):
+        suspend["state"] = stored_state(d, max(len(w["snippets"]), len(w["skills"]), 1))
+    steps.append(suspend)
+    steps += waiting(d, document, deleted, configuration, 3)
+    resume = {"op": "resume", "run": run, "with_input": suspend["reason"] == "input" if d.chance(0.9) else d.chance(0.5)}
+    if d.chance(0.3):
+        resume["serving_model"] = d.pick(MODELS + (None,))
+    steps.append(resume)
+    return steps
+
+
 def story(d: Draw, document: dict) -> list[dict]:
     """One run's life, or two, with changes at every gap; sometimes a playground send first."""
     w, deleted, steps = document["world"], set(), []
@@ -187,20 +213,13 @@ def story(d: Draw, document: dict) -> list[dict]:
         if d.chance(0.1):
             queue["dry_run"] = d.pick([True, "true", 1, False, None])
         steps.append(queue)
-        steps += d.some(lambda: change(d, document, deleted), 2)
+        steps += waiting(d, document, deleted, queue["configuration"], 2)
         steps.append({"op": "dequeue", "run": run, **({"serving_model": d.pick(MODELS + (None,))} if d.chance(0.4) else {})})
         if d.chance(0.2):
             continue
-        steps += d.some(lambda: change(d, document, deleted), 2)
-        suspend = {"op": "suspend", "run": run, "reason": d.pick(["approval", "input"])}
-        if d.chance(0.3):
-            suspend["state"] = stored_state(d, max(len(w["snippets"]), len(w["skills"]), 1))
-        steps.append(suspend)
-        steps += d.some(lambda: change(d, document, deleted), 3)
-        resume = {"op": "resume", "run": run, "with_input": suspend["reason"] == "input" if d.chance(0.9) else d.chance(0.5)}
-        if d.chance(0.3):
-            resume["serving_model"] = d.pick(MODELS + (None,))
-        steps.append(resume)
+        # A second suspension stores what the resume rebuilt, by whichever lookup the resume used.
+        for _ in range(1 + d.chance(0.3)):
+            steps += suspension(d, document, deleted, run, queue["configuration"])
     return steps
 
 

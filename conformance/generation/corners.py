@@ -43,7 +43,7 @@ REQUEST_UID_CORNERS = [
 #: Forced uids in a queued payload: only positive integers survive there.
 QUEUED_UID_CORNERS = ["1", "2", 0, -1, 1.0, 2.5, True, None, [1], " 3"]
 #: Entries of a stored suspend state: positive integers and ASCII digit strings survive.
-STATE_UID_CORNERS = ["1", "2", "03", "0", "-1", "+1", " 2", "1.5", "\u0661", "\uff12", 1.5, 0, -2, True, None, [1], {"uid": 1}]
+STATE_UID_CORNERS = ["1", "2", "03", "0", "-1", "+1", " 2", "1.5", "\u0661", "\uff12", 1.5, 0, -2, True, False, None, [1], {"uid": 1}]
 
 #: User uids as the call metadata or a run row carries them: only an integer is recorded.
 USER_UIDS = [0, 5, 2**31 - 1, 2**53 - 1, -3, "5", "0", 5.0, True, None, [5]]

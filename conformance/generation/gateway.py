@@ -5,7 +5,9 @@ of both tenants, internal and external destinations, approvals whose expiry
 sits one second either side of the clock, and a rate limit whose window a
 story walks up to and past. Calls repeat idempotency keys, carry approvals'
 arguments reordered or drifted, and bring ``before_write`` changes that land
-between the check and the write.
+between the check and the write. Half the worlds are laid for one export
+(and sometimes its approval to an external destination), which calls then
+make, replay under their key, and meet changes that undo before the write.
 """
 
 from __future__ import annotations
@@ -43,11 +45,13 @@ def session(d: Draw, sid: str) -> dict:
     return record
 
 
-def world(d: Draw, next_checks: bool) -> dict:
+def world(d: Draw, next_checks: bool) -> tuple[dict, list[dict]]:
+    """A world, and the arguments of the exports it was laid for: those its first session passes every check with."""
     sessions = [session(d, sid) for sid in SESSION_IDS[: d.number(1, 4)]]
     cases = [{"id": cid, "tenant": d.pick(TENANTS), "assignees": d.subset(USERS, 2), "content": f"{d.pick(INJECTIONS)} {CANARY}"}
              for cid in d.subset(CASE_IDS, 3) or [CASE_IDS[0]]]
     destinations = [{"id": i, "internal": (i != DESTINATION_IDS[-1]) != d.chance(0.2)} for i in d.subset(DESTINATION_IDS, 3)]
+    laid = []
     if d.chance(0.5):  # one call in reach of every lab check, so the checks after them are reached too
         first = sessions[0]
         first.update(valid=True, roles=sorted({*first["roles"], "support"}))
@@ -56,6 +60,7 @@ def world(d: Draw, next_checks: bool) -> dict:
             named = {x["id"]: x for x in destinations}
             named["review-queue"] = {"id": "review-queue", "internal": True}
             destinations[:] = named.values()
+        laid.append({"case_id": cases[0]["id"], "destination_id": d.pick([x["id"] for x in destinations if x["internal"]])})
     document = {"sessions": sessions, "cases": cases, "destinations": destinations}
     if d.chance(0.5):
         document["runbooks"] = [{"id": "rb-1", "content": d.pick(INJECTIONS)}]
@@ -66,7 +71,13 @@ def world(d: Draw, next_checks: bool) -> dict:
         if d.chance(0.6):
             document["rate_limit"] = {"calls": d.number(1, 3), "window": d.pick([1, 2, 5, 10])}
         document["approvals"] = [approval(d, document, clock, number) for number in range(1, d.number(0, 2) + 1)]
-    return document
+        external = [x["id"] for x in destinations if not x["internal"]]
+        if laid and external and d.chance(0.5):  # the laid case approved to an external destination: the export G002.5 lets through
+            approved = {"case_id": laid[0]["case_id"], "destination_id": d.pick(external)}
+            expires_at = max(0, clock + d.pick([-1, 0, 1, 100]))
+            document["approvals"].append({"id": "ap-0", "tool": "export_case", "arguments": approved, "user": sessions[0]["user"], "expires_at": expires_at})
+            laid.append(approved)
+    return document, laid
 
 
 def well_formed(d: Draw, world: dict, tool: str) -> dict:
@@ -123,6 +134,41 @@ def change(d: Draw, world: dict) -> dict:
     return {"op": "reassign_case", "case_id": d.pick(world["cases"])["id"], "assignees": d.subset(USERS, 2)}
 
 
+def with_key(d: Draw, step: dict, keys: list[str], probability: float) -> dict:
+    """Sometimes an idempotency key, most often one an earlier call carried."""
+    if d.chance(probability):
+        step["idempotency_key"] = d.pick(keys) if keys and d.chance(0.7) else f"k-{len(keys) + 1}"
+        keys.append(step["idempotency_key"])
+    return step
+
+
+def against(d: Draw, world: dict, call: dict) -> dict:
+    """A change that takes away a condition the call passed on: its session, its assignment, its destination, its approval's time."""
+    arguments, session = call["arguments"], world["sessions"][0]
+    roll = d.number(0, 5)
+    if roll <= 1:  # twice as likely: the session is the first thing the re-check at the write reads (G002.1)
+        return {"op": "revoke_session", "session": call["session"]}
+    if roll == 2:
+        return {"op": "reassign_case", "case_id": arguments["case_id"], "assignees": d.subset([u for u in USERS if u != session["user"]], 2)}
+    if roll == 3 and "destination_id" in arguments:
+        return {"op": "remove_destination", "destination_id": arguments["destination_id"]}
+    if roll == 4 and "clock" in world:
+        return {"op": "advance_clock", "seconds": d.pick([1, 5, 100])}
+    return {"op": "edit_case", "case_id": arguments["case_id"], "content": f"{d.pick(INJECTIONS)} {CANARY}"}
+
+
+def laid_call(d: Draw, world: dict, laid: list[dict], keys: list[str]) -> dict:
+    """The first session making an export its world was laid for, or reading that case: allowed unless a change lands before the write."""
+    arguments = dict(d.pick(laid))
+    tool = "export_case"
+    if d.chance(0.15):
+        tool, arguments = "read_case", {"case_id": arguments["case_id"]}
+    step = with_key(d, {"op": "call", "session": world["sessions"][0]["id"], "tool": tool, "arguments": arguments}, keys, 0.6)
+    if d.chance(0.5):
+        step["before_write"] = [against(d, world, step)]
+    return step
+
+
 def call(d: Draw, world: dict, keys: list[str]) -> dict:
     tool = d.pick(["export_case", "export_case", "read_case"])
     roll = d.number(0, 9)
@@ -137,27 +183,25 @@ def call(d: Draw, world: dict, keys: list[str]) -> dict:
         tool, arguments = d.pick(NEAR_TOOLS), well_formed(d, world, "read_case")
     else:
         arguments = well_formed(d, world, tool)
-    step = {"op": "call", "session": d.pick(world["sessions"])["id"], "tool": tool, "arguments": arguments}
-    if d.chance(0.35):
-        step["idempotency_key"] = d.pick(keys) if keys and d.chance(0.7) else f"k-{len(keys) + 1}"
-        keys.append(step["idempotency_key"])
+    step = with_key(d, {"op": "call", "session": d.pick(world["sessions"])["id"], "tool": tool, "arguments": arguments}, keys, 0.35)
     if d.chance(0.2):
         step["before_write"] = d.some(lambda: change(d, world), 2, least=1)
     return step
 
 
 def gateway_scenario(d: Draw, rules: str, number: int) -> dict:
-    w = world(d, rules != "lab-001")
+    w, laid = world(d, rules != "lab-001")
     keys: list[str] = []
     steps = []
     for _ in range(d.number(1, 5)):
         if steps and d.chance(0.25):
             steps.append(change(d, w))
-        if d.chance(0.2) and steps and steps[-1]["op"] == "call":
-            again = dict(steps[-1])  # the same call again: a replay, a second count against the limit
-            if d.chance(0.4):  # or the same key on another action
+        last = steps[-1] if steps else {}
+        if last.get("op") == "call" and d.chance(0.6 if "idempotency_key" in last else 0.2):
+            again = dict(last)  # the same call again: a replay (G002.2 when its key is bound), a second count against the limit
+            if d.chance(0.5):  # or the same key on another action (G002.3 when it is bound)
                 again.update(session=d.pick(w["sessions"])["id"], arguments=well_formed(d, w, "export_case"), tool="export_case")
             steps.append(again)
         else:
-            steps.append(call(d, w, keys))
+            steps.append(laid_call(d, w, laid, keys) if laid and d.chance(0.5) else call(d, w, keys))
     return {"gateproof": 1, "kind": "gateway", "id": f"generated.{rules.replace('+', '.')}.{number}", "rules": rules, "world": w, "steps": steps}

@@ -1,0 +1,268 @@
+"""Whether the generated scenarios alone reach every rule both ways: the branch that applies it and the one that does not.
+
+Run with ``python -m gateproof.conformance.generation.reach [--count N] [--seed S]``.
+``count`` scenarios of every (kind, version) are drawn from the campaign's
+generators and decided in process, under coverage.py's branch measurement
+of model/ and the predicate hook of :mod:`.measure`. Each rule id is mapped
+to its functions by its adr/ entry (:mod:`.reach_rules`). A rule is reached
+both ways when each of its functions ran, took every way of each branch,
+and, if it is a predicate with no branch, answered both yes and no; what no
+valid scenario document can reach is excused only by :data:`UNREACHABLE`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from itertools import islice
+from pathlib import Path
+
+from attrs import frozen
+
+import gateproof.model
+from gateproof.model.gateway.gate import GATEWAY_VERSIONS
+from gateproof.model.scenario import read_scenario, run_scenario
+from gateproof.model.versions import VERSIONS
+
+from ..harness.campaign import CampaignSettings
+from . import scenarios
+from .measure import BranchPoint, Measurement, Region, measure
+from .reach_rules import Rule, RuleFunction, read_rules
+
+TARGETS = [("ceiling", v) for v in VERSIONS] + [("gateway", v) for v in GATEWAY_VERSIONS]
+#: What a default verify campaign draws of each (kind, version): its examples shared among them all.
+DEFAULT_COUNT = CampaignSettings().examples // len(TARGETS)
+#: The most scenarios of each (kind, version) one measurement holds in memory.
+MOST = 100_000
+MODEL_DIR = Path(gateproof.model.__file__).resolve().parent
+
+#: Reviewed: what deciding a valid scenario document never reaches, keyed by ``file:line`` of the
+#: branch, or of a function's first line for the whole function, with why. A generated scenario is
+#: valid by contract, so every branch that refuses an invalid document is here; the tests of the
+#: readers (tests/test_input_fuzz.py and others) take those.
+UNREACHABLE: dict[str, str] = {
+    "model/lattice.py:142": "permits is C094.5 on domain values for the model's callers; the gate calls zone_permits",
+    "model/enforcement.py:29": "mode_label is called by the explainer and the proofs' decoder; an outcome carries enforcing, not the label",
+    "model/lifecycle.py:133": "takes_configuration_only_path is called by the explainer; the runner hands the gate the empty forced set itself",
+    "model/lookups.py:78": "dead on every path: the only caller passes tags snippet_tag_list already stripped of empty ones",
+    "model/uids.py:41": "dead for JSON: only an int subclass other than bool gets past the float test, and JSON makes none",
+    "model/uids.py:42": "NaN: JSON carries no NaN and no numeric string reads as one",
+    "model/uids.py:50": "the schema makes a send's forced uids an array, and an absent one reads as ()",
+    "model/uids.py:58": "the schema makes a queue's forced uids an array, and an absent one reads as ()",
+    "model/scenario/read_story.py:81": "invalid: an update setting a field its record has not",
+    "model/scenario/read_story.py:84": "invalid: an update setting a field to a value its schema refuses",
+    "model/scenario/read_story.py:93": "invalid: an update or delete without its record's key",
+    "model/scenario/read_story.py:96": "invalid: an update or delete naming a record the world lacks",
+    "model/scenario/read_story.py:113": "invalid: a run queued twice",
+    "model/scenario/read_story.py:116": "invalid: a queue naming a configuration the world lacks or holds deleted",
+    "model/scenario/read_story.py:121": "invalid: a step naming a run never queued",
+    "model/scenario/read_story.py:124": "invalid: a step on a run in the wrong state (a resume before a suspend)",
+    "model/scenario/read_story.py:128": "invalid: a serving model the world lacks",
+    "model/scenario/read.py:126": "invalid: two records of a table sharing a key",
+    "model/scenario/read.py:146": "invalid: a send naming a configuration the world lacks",
+    "model/scenario/read.py:148": "invalid: a send naming a configuration stored deleted",
+    "model/scenario/read.py:151": "invalid: a serving model the world lacks",
+    "model/scenario/schema.py:80": "invalid: a document the schema refuses",
+    "model/scenario/schema.py:85": "invalid: reached only after the schema refused a document",
+    "model/scenario/schema.py:111": "invalid: an update's value its field's schema refuses",
+    "model/scenario/story.py:105": "invalid: an update or delete of a record an earlier step removed",
+    "model/scenario/story.py:113": "invalid: a step naming a configuration an earlier step deleted",
+    "model/gateway/scenario.py:33": "invalid: two gateway records sharing an id",
+    "model/gateway/scenario.py:56": "invalid: a step naming a session or record the world lacks",
+}
+
+
+def where(file: Path, line: int) -> str:
+    """``model/uids.py:50``: relative to the source tree for the model's files, the key the table uses."""
+    shown = file.relative_to(MODEL_DIR.parent) if file.is_relative_to(MODEL_DIR.parent) else file
+    return f"{shown}:{line}"
+
+
+def is_predicate(function: RuleFunction, answers: set) -> bool:
+    """Whether a straight-line function answers yes or no: it returns a bool or a value-or-None, by its annotation or by every result seen."""
+    returns = function.function.__annotations__.get("return")
+    if returns is None:
+        return bool(answers) and all(is_bool for is_bool, _ in answers)
+    return returns in ("bool", bool) or str(returns).endswith("| None")
+
+
+@frozen
+class FunctionReach:
+    function: RuleFunction
+    region: Region
+    predicate: bool
+    answers: frozenset  # the truth values a predicate returned
+
+    @property
+    def excused(self) -> bool:
+        """Whether the table excuses the whole function."""
+        return where(self.function.file, self.function.code.co_firstlineno) in UNREACHABLE
+
+    @property
+    def missing(self) -> tuple[BranchPoint, ...]:
+        """The branch points with a way not taken that no table entry excuses."""
+        return () if self.excused else tuple(p for p in self.region.points if p.missed and where(p.file, p.line) not in UNREACHABLE)
+
+    @property
+    def answered(self) -> bool:
+        """Whether a predicate answered both yes and no; true of any other function."""
+        return not self.predicate or self.answers == {True, False}
+
+    @property
+    def reached_without_excuse(self) -> bool:
+        return self.region.called and self.answered and not any(p.missed for p in self.region.points)
+
+    @property
+    def reached(self) -> bool:
+        return self.excused or (self.region.called and self.answered and not self.missing)
+
+    def summary(self) -> str:
+        points = self.region.points
+        text = f"{self.function.dotted.removeprefix('gateproof.model.')} {sum(not p.missed for p in points)}/{len(points)}"
+        if not self.region.called:
+            text += " never called"
+        elif self.predicate:
+            text += " answered " + "/".join(str(a) for a in sorted(self.answers, reverse=True))
+        return text + (" (unreachable)" if self.excused else "")
+
+
+@frozen
+class RuleReach:
+    rule: Rule
+    functions: tuple[FunctionReach, ...]
+
+    @property
+    def reached(self) -> bool:
+        return all(f.reached for f in self.functions)
+
+
+@frozen
+class Reach:
+    rules: tuple[RuleReach, ...]
+    measurement: Measurement
+    seconds: float
+
+    def rule_regions(self) -> dict[tuple[Path, str], Region]:
+        return {(f.function.file, f.function.region): f.region for r in self.rules for f in r.functions}
+
+    def outside(self) -> list[tuple[str, Region]]:
+        """The other functions of model/ that ran, each with its region: the helpers the rule functions call."""
+        regions = self.measurement.unnamed_regions(set(self.rule_regions()))
+        return [(name, region) for _, name, region in regions if region.called]
+
+    def outside_missing(self) -> list[tuple[str, BranchPoint]]:
+        return [(name, p) for name, region in self.outside() for p in region.points if p.missed and where(p.file, p.line) not in UNREACHABLE]
+
+    def stale(self) -> list[str]:
+        """Table entries that excuse nothing: the branch or function was reached, or the line is no longer one."""
+        regions = [*self.rule_regions().values(), *(region for _, region in self.outside())]
+        excusing = {where(p.file, p.line) for region in regions for p in region.points if p.missed}
+        excusing |= {where(f.function.file, f.function.code.co_firstlineno) for r in self.rules for f in r.functions if not f.reached_without_excuse}
+        return sorted(set(UNREACHABLE) - excusing)
+
+    @property
+    def complete(self) -> bool:
+        """Every rule reached both ways, every helper branch taken every way, and every table entry still needed."""
+        return all(r.reached for r in self.rules) and not self.outside_missing() and not self.stale()
+
+
+def function_reach(function: RuleFunction, measurement: Measurement) -> FunctionReach:
+    region = measurement.region(function.file, function.region)
+    answers = measurement.answers(function.code)
+    predicate = not region.points and is_predicate(function, answers)
+    return FunctionReach(function, region, predicate, frozenset(truthy for _, truthy in answers))
+
+
+def measure_reach(count: int = DEFAULT_COUNT, seed: int = 0) -> Reach:
+    """Decide ``count`` generated scenarios of every (kind, version) under measurement, and say how far each rule was reached."""
+    rules = read_rules()
+    documents = [d for kind, version in TARGETS for d in islice(scenarios(kind, version, seed), count)]
+
+    def decide_all():
+        for document in documents:
+            run_scenario(read_scenario(document))
+
+    started = time.perf_counter()
+    measurement = measure(decide_all, [MODEL_DIR], {f.code for rule in rules for f in rule.functions})
+    seconds = time.perf_counter() - started
+    reaches = tuple(RuleReach(rule, tuple(function_reach(f, measurement) for f in rule.functions)) for rule in rules)
+    return Reach(reaches, measurement, seconds)
+
+
+def source_line(point: BranchPoint) -> str:
+    lines = point.file.read_text(encoding="utf-8").splitlines()
+    return lines[point.line - 1].strip()
+
+
+def arcs_text(point: BranchPoint) -> str:
+    return ", ".join(f"{where(point.file, start)}->{end if end > 0 else 'exit'}" for start, end in point.missed)
+
+
+def print_reach(reach: Reach, print=print) -> None:
+    print("rule id  verdict               each function: branch points taken every way / all, and a predicate's answers")
+    for rule in reach.rules:
+        verdict = "reached both ways" if rule.reached else "NOT reached both ways"
+        functions = "; ".join(f.summary() for f in rule.functions) or "a definition, no code to branch"
+        print(f"{rule.rule.id:<8} {verdict:<21} {functions}")
+        for point in (p for f in rule.functions for p in f.missing):
+            print(f"           missing {arcs_text(point)}  {source_line(point)}")
+    reached = [r.rule.id for r in reach.rules if r.reached]
+    regions = reach.rule_regions().values()
+    taken, arcs = sum(r.arcs_taken for r in regions), sum(r.arcs for r in regions)
+    totals = reach.measurement.report["totals"]
+    excusing = [r for r in reach.rules if r.reached and not all(f.reached_without_excuse for f in r.functions)]
+    print(f"rule ids reached both ways: {len(reached)}/{len(reach.rules)}, {len(excusing)} of them with a part excused as unreachable")
+    print(f"branches of rule functions taken: {taken}/{arcs} ({100 * taken / max(arcs, 1):.1f}%); "
+          f"of all model/: {totals['covered_branches']}/{totals['num_branches']} ({totals['percent_branches_covered']:.1f}%)")
+    for key, reason in UNREACHABLE.items():
+        print(f"unreachable: {key}  {reason}")
+    for key in reach.stale():
+        print(f"stale unreachable entry (it excuses nothing): {key}")
+    for name, point in reach.outside_missing():
+        print(f"outside the rule functions: {name} missing {arcs_text(point)}  {source_line(point)}")
+    uncalled = [name for _, name, region in reach.measurement.unnamed_regions(set(reach.rule_regions())) if region.points and not region.called]
+    print(f"never called while deciding, with branches of their own: {', '.join(uncalled)}")
+
+
+def bench_reach(print=print, count: int = DEFAULT_COUNT, seed: int = 0) -> Reach:
+    """The reach of ``count`` generated scenarios of each version, printed: what ``make reach`` and ``make bench`` show."""
+    reach = measure_reach(count, seed)
+    print(f"reach of generated scenarios: {count:,} of each of {len(TARGETS)} (kind, version), seed {seed}, "
+          f"decided under branch measurement in {reach.seconds:.1f} s")
+    print_reach(reach, print)
+    return reach
+
+
+class Arguments(argparse.ArgumentParser):
+    def error(self, message: str):
+        """A usage error is one line and exit status 2, never a traceback."""
+        self.exit(2, f"reach: error: {message}\n")
+
+
+def whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def count_of(text: str) -> int:
+    """``--count``: above 0, and at most :data:`MOST` since every document is drawn before any is decided."""
+    value = whole(text)
+    if not 0 < value <= MOST:
+        raise argparse.ArgumentTypeError(f"{text} is not from 1 to {MOST:,}")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = Arguments(prog="python -m gateproof.conformance.generation.reach", description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=count_of, default=DEFAULT_COUNT, help=f"scenarios of each (kind, version) (default {DEFAULT_COUNT})")
+    parser.add_argument("--seed", type=whole, default=0, help="the generators' seed (default 0)")
+    arguments = parser.parse_args(argv)
+    reach = bench_reach(count=arguments.count, seed=arguments.seed)
+    return 0 if reach.complete else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
