@@ -1,0 +1,74 @@
+"""The mutation server: the mutant is the module every importer sees, and it answers the protocol as the reference does."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import orjson
+import pytest
+
+from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.harness.process import ImplementationProcess
+from gateproof.conformance.harness.protocol import Outcome
+from gateproof.conformance.implementations.reference import INFO
+from gateproof.conformance.mutation.hook import install
+from gateproof.conformance.mutation.mutants import mutated_code
+from gateproof.conformance.mutation.serve import JOURNAL
+from gateproof.model.scenario import read_scenario, run_scenario
+
+TIE = "model/lattice.py:takes_over:LtE->Lt#1"  # ties go to the earlier source instead of the later
+SERVER = (sys.executable, "-m", "gateproof.conformance.mutation.serve")
+
+
+def corpus_case(case_id: str) -> dict:
+    return next(c.scenario for c in load_corpus() if c.id == case_id)
+
+
+def python(script: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True, timeout=60)
+
+
+def test_every_importer_of_the_mutated_module_gets_the_mutant():
+    result = python(f"""
+        from gateproof.conformance.mutation.hook import install
+        from gateproof.conformance.mutation.mutants import mutated_code
+        install(*mutated_code({TIE!r}))
+        import gateproof.conformance.harness.protocol  # imports the model's scenario reader first, as the server does
+        from gateproof.model import fold, lattice
+        assert fold.takes_over is lattice.takes_over  # fold's own import of the rule is the mutant
+        assert lattice.takes_over(1, 2) and not lattice.takes_over(2, 2)  # a tie no longer takes over
+        assert lattice.__file__.endswith("model/lattice.py") and type(lattice.__loader__).__name__ == "MutantLoader"
+        print("ok")
+    """)
+    assert result.stdout.strip() == "ok", result.stderr
+
+
+def test_the_hook_refuses_a_module_that_is_already_loaded():
+    # The model is imported in this process: its importers would keep the pristine module.
+    with pytest.raises(RuntimeError, match="already imported"):
+        install(*mutated_code(TIE))
+    assert not any(type(finder).__name__ == "MutantFinder" for finder in sys.meta_path)
+
+
+def test_the_mutant_answers_start_as_the_reference_and_decides_a_tie_otherwise(tmp_path, monkeypatch):
+    journal = tmp_path / "journal.jsonl"
+    monkeypatch.setenv(JOURNAL, str(journal))  # the server inherits the environment
+    tie, unrelated = corpus_case("ceiling.tie.later-source-wins"), load_corpus()[-1].scenario
+    process = ImplementationProcess((*SERVER, TIE))
+    info = process.start()
+    replies = [process.run_one(tie), process.run_one(unrelated)]
+    process.close()
+    assert (info.rules, info.kinds, info.language) == (INFO.rules, INFO.kinds, INFO.language)
+    assert all(isinstance(reply, Outcome) for reply in replies)
+    assert replies[0].outcome != run_scenario(read_scenario(tie))
+    assert replies[1].outcome == run_scenario(read_scenario(unrelated))
+    entries = [orjson.loads(line) for line in journal.read_bytes().splitlines()]
+    assert [e["scenario"] for e in entries] == [tie, unrelated] and entries[0]["outcome"] == replies[0].outcome
+
+
+def test_an_unknown_mutant_is_refused_on_one_line_with_status_2():
+    result = subprocess.run([*SERVER, "model/fold.py:fold:No->Such#1"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "has no such mutant" in result.stderr
