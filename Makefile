@@ -1,4 +1,4 @@
-# The two commands of the README's quick start, and the benchmarks.
+# The two commands of the README's quick start, the benchmarks, and mutation testing of the model.
 # Each target creates the virtual environment it needs on first use.
 
 PYTHON ?= python3
@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench mutation clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,5 +23,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m gateproof.conformance.bench
 
+mutation: $(STAMP)
+	$(BIN)/python -m gateproof.conformance.mutation
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis gateproof-mutation
