@@ -68,6 +68,17 @@ def test_the_mutant_answers_start_as_the_reference_and_decides_a_tie_otherwise(t
     assert [e["scenario"] for e in entries] == [tie, unrelated] and entries[0]["outcome"] == replies[0].outcome
 
 
+def test_a_mutant_that_renames_a_rule_version_still_declares_the_reference_s_versions():
+    # The latest version's name, mutated: declaring it would excuse the mutant from every scenario of that version.
+    process = ImplementationProcess((*SERVER, "model/versions.py:<module>:string->XXstringXX#9"))
+    info = process.start()
+    tie = corpus_case("ceiling.tie.later-source-wins")
+    reply = process.run_one(tie)
+    process.close()
+    assert info.rules == INFO.rules and "adr-179" in info.rules
+    assert reply.outcome != run_scenario(read_scenario(tie))  # asked, it gives itself away
+
+
 def test_an_unknown_mutant_is_refused_on_one_line_with_status_2():
     result = subprocess.run([*SERVER, "model/fold.py:fold:No->Such#1"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
