@@ -15,7 +15,7 @@ from gateproof.conformance.harness.protocol import Outcome
 from gateproof.conformance.implementations.reference import INFO
 from gateproof.conformance.mutation.hook import install
 from gateproof.conformance.mutation.mutants import mutated_code
-from gateproof.conformance.mutation.serve import JOURNAL
+from gateproof.conformance.mutation.serve import JOURNAL, journaled
 from gateproof.model.scenario import read_scenario, run_scenario
 
 TIE = "model/lattice.py:takes_over:LtE->Lt#1"  # ties go to the earlier source instead of the later
@@ -77,6 +77,15 @@ def test_a_mutant_that_renames_a_rule_version_still_declares_the_reference_s_ver
     process.close()
     assert info.rules == INFO.rules and "adr-179" in info.rules
     assert reply.outcome != run_scenario(read_scenario(tie))  # asked, it gives itself away
+
+
+def test_the_journal_never_changes_an_answer(tmp_path):
+    # An outcome that is not JSON goes back to the server to fail on, exactly as it would without a journal.
+    not_json = {"results": [object()]}
+    run = journaled(lambda scenario: not_json, str(tmp_path / "journal.jsonl"))
+    assert run({"id": "s"}) is not_json
+    entry = orjson.loads((tmp_path / "journal.jsonl").read_bytes())
+    assert entry["scenario"] == {"id": "s"} and "not JSON" in entry["errored"]
 
 
 def test_an_unknown_mutant_is_refused_on_one_line_with_status_2():

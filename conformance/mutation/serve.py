@@ -26,18 +26,29 @@ USAGE_ERROR = 2
 
 
 def journaled(run, path: str):
-    """``run``, each scenario and its answer (the outcome, or the error it raised) appended to ``path`` as one line."""
+    """``run``, each scenario and its answer (the outcome, or the error it raised) appended to ``path`` as one line.
+
+    Journaling never changes an answer: an outcome that is not JSON is still
+    returned for the server to fail on as it would without a journal, and is
+    journaled as the error it will be.
+    """
     handle = open(path, "ab")
+
+    def record(scenario: dict, answer: dict) -> None:
+        try:
+            line = orjson.dumps({"scenario": scenario, **answer})
+        except TypeError as error:
+            line = orjson.dumps({"scenario": scenario, "errored": f"the outcome is not JSON: {error}"})
+        handle.write(line + b"\n")
+        handle.flush()
 
     def run_and_record(scenario: dict) -> dict:
         try:
             outcome = run(scenario)
         except Exception as error:
-            handle.write(orjson.dumps({"scenario": scenario, "errored": f"{type(error).__name__}: {error}"}) + b"\n")
-            handle.flush()
+            record(scenario, {"errored": f"{type(error).__name__}: {error}"})
             raise
-        handle.write(orjson.dumps({"scenario": scenario, "outcome": outcome}) + b"\n")
-        handle.flush()
+        record(scenario, {"outcome": outcome})
         return outcome
 
     return run_and_record
