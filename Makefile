@@ -1,4 +1,4 @@
-# The two commands of the README's quick start, the benchmarks, and how far the generators reach.
+# The two commands of the README's quick start, the benchmarks, how far the generators reach, and mutation testing of the model.
 # Each target creates the virtual environment it needs on first use.
 
 PYTHON ?= python3
@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench reach clean
+.PHONY: demo test bench reach mutation clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,5 +26,8 @@ bench: $(STAMP)
 reach: $(STAMP)
 	$(BIN)/python -m gateproof.conformance.generation.reach
 
+mutation: $(STAMP)
+	$(BIN)/python -m gateproof.conformance.mutation
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis gateproof-mutation

@@ -1,0 +1,135 @@
+"""The mutation runner: verify's findings classified and counted, errors recorded rather than raised, the equivalent list kept honest."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+
+from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.mutation import execute
+from gateproof.conformance.mutation.cli import BadInput, named, sampled
+from gateproof.conformance.mutation.equivalent import Equivalence, read_equivalents, stale_entries
+from gateproof.conformance.mutation.execute import CAUGHT, ERROR, STILLBORN, SURVIVED, Finding, VerifySettings, classify, run_mutant, scenarios_to_catch
+from gateproof.conformance.mutation.mutants import all_mutants
+from gateproof.conformance.mutation.report import MutationRun, tallies
+from gateproof.model.scenario import read_scenario, run_scenario
+
+TIE = "model/lattice.py:takes_over:LtE->Lt#1"  # decided differently by the corpus's tie case
+STILLBORN_ID = "model/lattice.py:<module>:number+1#2"  # four names unpacked from range(5): fails on import
+ERROR_TEXT = "model/scenario/schema.py:_describe:fstring->XXfstring#10"  # words a refusal of invalid input only
+RUNNER = (sys.executable, "-m", "gateproof.conformance.mutation")
+
+
+def mutant(mutant_id: str):
+    return next(m for m in all_mutants() if m.id == mutant_id)
+
+
+def write_equivalents(path: Path, entries: list[dict]) -> Path:
+    path.write_bytes(orjson.dumps({"equivalent": entries}))
+    return path
+
+
+def test_a_small_fixed_set_is_counted_as_verify_found_it(tmp_path):
+    equivalents = write_equivalents(tmp_path / "equivalent.json", [
+        {"id": ERROR_TEXT, "line": mutant(ERROR_TEXT).before, "reason": "only an invalid document is described"},
+        {"id": "model/fold.py:gone:And->Or#1", "line": "x and y", "reason": "a function since removed"},
+        {"id": "model/fold.py:fold:return->None#1", "line": "return something else", "reason": "judged on a line since edited"},
+    ])
+    out = tmp_path / "report"
+    result = subprocess.run([*RUNNER, "--mutant", TIE, "--mutant", STILLBORN_ID, "--mutant", ERROR_TEXT,
+                             "--equivalent", str(equivalents), "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 1, result.stderr  # the list of equivalents needs a review
+    report = orjson.loads((out / "mutation-report.json").read_bytes())
+    assert sorted(orjson.loads(line)["mutant"] for line in (out / "findings.jsonl").read_bytes().splitlines()) == sorted([TIE, STILLBORN_ID, ERROR_TEXT])
+    total = report["modules"][-1]
+    assert {k: total[k] for k in ("mutants", "caught", "stillborn", "survived", "equivalent", "errors", "score")} == {
+        "mutants": 3, "caught": 1, "stillborn": 1, "survived": 0, "equivalent": 1, "errors": 0, "score": 1.0}
+    statuses = {m["id"]: m for m in report["mutants"]}
+    assert statuses[STILLBORN_ID]["status"] == STILLBORN and "did not start" in statuses[STILLBORN_ID]["detail"]
+    caught = statuses[TIE]
+    assert caught["status"] == CAUGHT and caught["to_catch"] >= 1 and caught["phase"] in ("corpus", "generated") and caught["counterexample"]
+    assert {s["id"] for s in report["stale_equivalents"]} == {"model/fold.py:gone:And->Or#1", "model/fold.py:fold:return->None#1"}
+    assert "stale equivalence entry model/fold.py:gone:And->Or#1" in result.stdout
+    assert "| total | 3 | 1 | 1 | 0 | 1 | 0 | 100.0% |" in (out / "mutation-report.md").read_text(encoding="utf-8")
+
+
+def test_an_errored_verify_is_recorded_with_its_stderr_and_never_raised(tmp_path, monkeypatch):
+    monkeypatch.setattr(execute, "verify_command", lambda *_: [sys.executable, "-c", "import sys; sys.stderr.write('boom\\n'); sys.exit(3)"])
+    finding = run_mutant(TIE, tmp_path / "errored", VerifySettings(timeout=60))
+    assert finding.status == ERROR and "status 3" in finding.detail and "boom" in finding.detail
+    monkeypatch.setattr(execute, "verify_command", lambda *_: [sys.executable, "-c", "import time; time.sleep(60)"])
+    assert "timed out" in run_mutant(TIE, tmp_path / "hung", VerifySettings(timeout=0.5)).detail
+    monkeypatch.setattr(execute, "verify_command", lambda *_: [str(tmp_path / "no-such-program")])
+    assert run_mutant(TIE, tmp_path / "missing", VerifySettings(timeout=60)).status == ERROR
+
+
+def test_exit_status_2_is_stillborn_only_when_the_mutant_did_not_start(tmp_path):
+    (tmp_path / "report.json").write_bytes(orjson.dumps({"implementations": [{"lost": "did not start: exited with status 1"}]}))
+    assert classify(TIE, 2, "", 1.0, tmp_path).status == STILLBORN
+    assert classify(TIE, 2, "", 1.0, tmp_path / "nothing-written").status == ERROR
+    assert classify(TIE, 0, "", 1.0, tmp_path).status == SURVIVED
+
+
+def test_scenarios_to_catch_counts_up_to_the_first_answer_the_model_would_not_give():
+    scenario = load_corpus()[0].scenario
+    right = {"scenario": scenario, "outcome": run_scenario(read_scenario(scenario))}
+    wrong = {"scenario": scenario, "outcome": {**right["outcome"], "results": []}}
+    assert scenarios_to_catch([right, right, wrong, right]) == 3
+    assert scenarios_to_catch([right, {"scenario": scenario, "errored": "KeyError: 'x'"}]) == 2
+    assert scenarios_to_catch([right, {"scenario": scenario, "outcome": {**right["outcome"], "results": None}}]) == 2  # breaks the schema
+    assert scenarios_to_catch([right]) is None
+
+
+def test_tallies_score_what_is_caught_among_what_is_not_equivalent():
+    ids = [m.id for m in all_mutants()[:6]]
+    statuses = [CAUGHT, CAUGHT, STILLBORN, SURVIVED, SURVIVED, ERROR]
+    findings = {i: Finding(i, s, 1.0, to_catch=(3 if n == 0 else 9) if s == CAUGHT else None) for n, (i, s) in enumerate(zip(ids, statuses))}
+    listed = (Equivalence(ids[4], "", "why"),)
+    run = MutationRun(tuple(m for m in all_mutants()[:6]), findings, listed, (), 6, 6, 12.0, {"jobs": 2})
+    total = tallies(run)[-1]
+    assert (total.caught, total.stillborn, total.survived, total.equivalent, total.errors) == (2, 1, 1, 1, 1)
+    assert total.score == pytest.approx(3 / 5) and (total.median_to_catch, total.max_to_catch) == (6, 9)
+
+
+def test_stale_entries_name_gone_mutants_and_edited_lines():
+    tie = mutant(TIE)
+    entries = (Equivalence(TIE, tie.before, "fine"), Equivalence(TIE.replace("#1", "#9"), tie.before, "gone"), Equivalence(STILLBORN_ID, "edited", "moved"))
+    stale = stale_entries(entries, all_mutants())
+    assert [(s.entry.reason, s.why.split()[0]) for s in stale] == [("gone", "no"), ("moved", "its")]
+
+
+def test_the_shipped_equivalent_list_reads_and_holds():
+    entries = read_equivalents()
+    assert not stale_entries(entries, all_mutants())
+    assert all(entry.reason.strip() and "\n" not in entry.reason for entry in entries)
+
+
+def test_a_sample_is_seeded_and_keeps_enumeration_order():
+    mutants = all_mutants()
+    first, again, other = sampled(mutants, 20, 0), sampled(mutants, 20, 0), sampled(mutants, 20, 1)
+    assert first == again != other and len(first) == 20
+    assert [mutants.index(m) for m in first] == sorted(mutants.index(m) for m in first)
+    with pytest.raises(BadInput):
+        named(mutants, ("model/fold.py:fold:No->Such#1",))
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (("--mutant", "nope"), "--mutant nope: no such mutant"),
+    (("--sample", "0"), "--sample"),
+    (("--module", "model/nothing/*"), "matches no module"),
+    (("--equivalent", "/no/such/file.json", "--mutant", TIE), "cannot read"),
+])
+def test_bad_input_is_one_line_and_status_2(arguments, message):
+    result = subprocess.run([*RUNNER, *arguments], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
+
+
+def test_list_names_every_mutant_without_running_any():
+    result = subprocess.run([*RUNNER, "--list", "--module", "fold.py"], capture_output=True, text=True, timeout=60)
+    lines = result.stdout.splitlines()
+    assert result.returncode == 0 and lines and all(line.startswith("model/fold.py:") for line in lines)
+    assert f"{len(lines)} mutants in 1 modules" in result.stderr
