@@ -15,7 +15,7 @@ from gateproof.conformance.mutation.cli import BadInput, named, sampled
 from gateproof.conformance.mutation.equivalent import Equivalence, read_equivalents, stale_entries
 from gateproof.conformance.mutation.execute import CAUGHT, ERROR, STILLBORN, SURVIVED, Finding, VerifySettings, classify, run_mutant, scenarios_to_catch
 from gateproof.conformance.mutation.mutants import all_mutants
-from gateproof.conformance.mutation.report import MutationRun, tallies
+from gateproof.conformance.mutation.report import MutationRun, equivalent_kinds, tallies
 from gateproof.model.scenario import read_scenario, run_scenario
 
 TIE = "model/lattice.py:takes_over:LtE->Lt#1"  # decided differently by the corpus's tie case
@@ -35,9 +35,9 @@ def write_equivalents(path: Path, entries: list[dict]) -> Path:
 
 def test_a_small_fixed_set_is_counted_as_verify_found_it(tmp_path):
     equivalents = write_equivalents(tmp_path / "equivalent.json", [
-        {"id": ERROR_TEXT, "line": mutant(ERROR_TEXT).before, "reason": "only an invalid document is described"},
-        {"id": "model/fold.py:gone:And->Or#1", "line": "x and y", "reason": "a function since removed"},
-        {"id": "model/fold.py:fold:return->None#1", "line": "return something else", "reason": "judged on a line since edited"},
+        {"id": ERROR_TEXT, "line": mutant(ERROR_TEXT).before, "kind": "refused-document", "reason": "only an invalid document is described"},
+        {"id": "model/fold.py:gone:And->Or#1", "line": "x and y", "kind": "no-difference", "reason": "a function since removed"},
+        {"id": "model/fold.py:fold:return->None#1", "line": "return something else", "kind": "no-difference", "reason": "judged on a line since edited"},
     ])
     out = tmp_path / "report"
     result = subprocess.run([*RUNNER, "--mutant", TIE, "--mutant", STILLBORN_ID, "--mutant", ERROR_TEXT,
@@ -48,6 +48,7 @@ def test_a_small_fixed_set_is_counted_as_verify_found_it(tmp_path):
     total = report["modules"][-1]
     assert {k: total[k] for k in ("mutants", "caught", "stillborn", "survived", "equivalent", "errors", "score")} == {
         "mutants": 3, "caught": 1, "stillborn": 1, "survived": 0, "equivalent": 1, "errors": 0, "score": 1.0}
+    assert report["equivalent_kinds"] == {"no-difference": 0, "refused-document": 1, "outside-outcome": 0}
     statuses = {m["id"]: m for m in report["mutants"]}
     assert statuses[STILLBORN_ID]["status"] == STILLBORN and "did not start" in statuses[STILLBORN_ID]["detail"]
     caught = statuses[TIE]
@@ -88,16 +89,18 @@ def test_tallies_score_what_is_caught_among_what_is_not_equivalent():
     ids = [m.id for m in all_mutants()[:6]]
     statuses = [CAUGHT, CAUGHT, STILLBORN, SURVIVED, SURVIVED, ERROR]
     findings = {i: Finding(i, s, 1.0, to_catch=(3 if n == 0 else 9) if s == CAUGHT else None) for n, (i, s) in enumerate(zip(ids, statuses))}
-    listed = (Equivalence(ids[4], "", "why"),)
+    listed = (Equivalence(ids[4], "", "no-difference", "why"),)
     run = MutationRun(tuple(m for m in all_mutants()[:6]), findings, listed, (), 6, 6, 12.0, {"jobs": 2})
     total = tallies(run)[-1]
     assert (total.caught, total.stillborn, total.survived, total.equivalent, total.errors) == (2, 1, 1, 1, 1)
     assert total.score == pytest.approx(3 / 5) and (total.median_to_catch, total.max_to_catch) == (6, 9)
+    assert equivalent_kinds(run) == {"no-difference": 1, "refused-document": 0, "outside-outcome": 0}
 
 
 def test_stale_entries_name_gone_mutants_and_edited_lines():
     tie = mutant(TIE)
-    entries = (Equivalence(TIE, tie.before, "fine"), Equivalence(TIE.replace("#1", "#9"), tie.before, "gone"), Equivalence(STILLBORN_ID, "edited", "moved"))
+    entries = tuple(Equivalence(i, line, "no-difference", why) for i, line, why in
+                    ((TIE, tie.before, "fine"), (TIE.replace("#1", "#9"), tie.before, "gone"), (STILLBORN_ID, "edited", "moved")))
     stale = stale_entries(entries, all_mutants())
     assert [(s.entry.reason, s.why.split()[0]) for s in stale] == [("gone", "no"), ("moved", "its")]
 
@@ -133,3 +136,10 @@ def test_list_names_every_mutant_without_running_any():
     lines = result.stdout.splitlines()
     assert result.returncode == 0 and lines and all(line.startswith("model/fold.py:") for line in lines)
     assert f"{len(lines)} mutants in 1 modules" in result.stderr
+
+
+def test_an_equivalence_entry_of_an_unknown_kind_is_refused(tmp_path):
+    path = tmp_path / "equivalent.json"
+    path.write_text('{"equivalent": [{"id": "x", "line": "", "kind": "looks-fine", "reason": "?"}]}')
+    with pytest.raises(ValueError, match="looks-fine"):
+        read_equivalents(path)

@@ -28,7 +28,7 @@ from rich.table import Table
 from .equivalent import EQUIVALENT_FILE, read_equivalents, stale_entries
 from .execute import Finding, VerifySettings, run_mutant
 from .mutants import Mutant, all_mutants
-from .report import COLUMNS, MutationRun, markdown, report_document, tallies, with_status, wrongly_equivalent
+from .report import COLUMNS, MutationRun, equivalent_text, markdown, report_document, tallies, with_status, wrongly_equivalent
 
 USAGE_ERROR, NEEDS_REVIEW = 2, 1
 
@@ -104,6 +104,7 @@ def print_findings(run: MutationRun, console: Console) -> None:
     def say(text: str) -> None:
         console.print(text, markup=False, highlight=False, soft_wrap=True)  # ids and code, printed as they are
 
+    say(equivalent_text(run))
     for mutant in with_status(run, "survived"):
         say(f"survived {mutant.id}  ({mutant.path}:{mutant.line}:{mutant.column})\n  - {mutant.before}\n  + {mutant.after}")
     for mutant in with_status(run, "error"):

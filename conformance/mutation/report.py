@@ -12,7 +12,7 @@ import statistics
 
 from attrs import frozen
 
-from .equivalent import Equivalence, Stale
+from .equivalent import KINDS, Equivalence, Stale
 from .execute import CAUGHT, ERROR, STILLBORN, SURVIVED, Finding
 from .mutants import Mutant
 
@@ -84,6 +84,19 @@ def with_status(run: MutationRun, status: str) -> list[Mutant]:
     return [m for m in run.mutants if status_of(run.findings[m.id], listed) == status]
 
 
+def equivalent_kinds(run: MutationRun) -> dict[str, int]:
+    """The equivalent mutants of this run by the kind of their reason, each against all the mutants run."""
+    kind_of = {e.id: e.kind for e in run.equivalents}
+    found = [kind_of[m.id] for m in with_status(run, EQUIVALENT)]
+    return {kind: found.count(kind) for kind in KINDS}
+
+
+def equivalent_text(run: MutationRun) -> str:
+    counted = equivalent_kinds(run)
+    share = ", ".join(f"{kind} {count} ({count / len(run.mutants):.1%})" for kind, count in counted.items()) if run.mutants else "none"
+    return f"equivalent by kind, of {len(run.mutants)} mutants run: {share}"
+
+
 def wrongly_equivalent(run: MutationRun) -> list[Mutant]:
     """Mutants listed as equivalent that verify caught: their entries are wrong."""
     listed = {e.id for e in run.equivalents}
@@ -120,6 +133,7 @@ def report_document(run: MutationRun) -> dict:
         "run": len(run.mutants),
         "extrapolation": extrapolation(run),
         "modules": [{**t.row(), "score": t.score} for t in tallies(run)],
+        "equivalent_kinds": equivalent_kinds(run),
         "survivors": [_mutant_entry(m, run.findings[m.id]) for m in with_status(run, SURVIVED)],
         "errors": [_mutant_entry(m, run.findings[m.id]) for m in with_status(run, ERROR)],
         "stale_equivalents": [{"id": s.entry.id, "why": s.why} for s in run.stale],
@@ -143,6 +157,7 @@ def markdown(run: MutationRun) -> str:
                   f"on {run.settings.get('jobs')} jobs.", ""]
     lines += ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     lines += ["| " + " | ".join(str(row[c]) for c in COLUMNS) + " |" for row in rows]
+    lines += ["", equivalent_text(run).capitalize() + "."]
     survivors = with_status(run, SURVIVED)
     lines += ["", f"## Survivors ({len(survivors)})", ""]
     lines += [f"- {_code(m.id)} at {m.path}:{m.line}:{m.column}\n  - before: {_code(m.before)}\n  - after: {_code(m.after)}" for m in survivors]
