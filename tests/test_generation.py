@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 from gateproof.conformance.generation import scenarios
 from gateproof.conformance.generation.reducer import reduce, size
 from gateproof.conformance.generation.strategy import is_portable
+from gateproof.conformance.harness.protocol import scenario_rules
 from gateproof.model.gateway.gate import GATEWAY_VERSIONS
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 from gateproof.model.versions import VERSIONS
@@ -24,9 +25,14 @@ def drawn(kind: str, version: str, count: int = 400, seed: int = 0) -> list[dict
 @pytest.mark.parametrize("kind, version", TARGETS)
 def test_every_generated_scenario_is_valid_portable_and_of_its_version(kind, version):
     for document in drawn(kind, version):
-        assert document["rules"] == version and document.get("kind", "ceiling") == kind
+        assert scenario_rules(document) == version and document.get("kind", "ceiling") == kind
         assert is_portable(document)
         run_scenario(read_scenario(orjson.loads(orjson.dumps(document))))  # raises on an invalid document
+
+
+def test_a_default_version_is_sometimes_left_for_the_reader_to_supply():
+    for kind, default in (("ceiling", "adr-179"), ("gateway", "lab-001")):
+        assert any("rules" not in d for d in drawn(kind, default)) and all("rules" in d for d in drawn(kind, "nr-llm" if kind == "ceiling" else "lab-001+next"))
 
 
 def test_the_same_seed_gives_the_same_stream_and_another_seed_another():

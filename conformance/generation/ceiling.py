@@ -11,6 +11,8 @@ gap, the run's own configuration among what a change may delete.
 
 from __future__ import annotations
 
+from gateproof.model.versions import DEFAULT_VERSION
+
 from .corners import (CLASS_CORNERS, CLASSES, IDENTIFIERS, NAMES, QUEUED_UID_CORNERS, REQUEST_UID_CORNERS, STATE_UID_CORNERS,
                       SWITCHES, TAGS, USER_UIDS, ZONE_CORNERS, ZONES)
 from .draw import Draw
@@ -77,6 +79,10 @@ def world(d: Draw) -> dict:
     }
     if d.chance(0.85):
         document["enforcement"] = d.pick(SWITCHES) if d.chance(0.6) else d.pick(["enforce", "observe"])
+    for table, keeps in (("providers", ("identifier",)), ("models", ("identifier",)), ("configurations", ("identifier",)),
+                         ("snippets", ("uid",)), ("skills", ("uid",))):
+        for record in document[table]:
+            d.sparse(record, keeps)
     return document
 
 
@@ -123,7 +129,7 @@ def change(d: Draw, document: dict, deleted: set) -> dict:
 
 def live_configurations(document: dict, deleted: set) -> list[str]:
     """The configurations a step may name: those neither stored deleted nor deleted by an earlier step."""
-    return [c["identifier"] for c in document["world"]["configurations"] if not c["deleted"] and c["identifier"] not in deleted]
+    return [c["identifier"] for c in document["world"]["configurations"] if not c.get("deleted") and c["identifier"] not in deleted]
 
 
 def send(d: Draw, document: dict, deleted: set) -> dict:
@@ -226,4 +232,6 @@ def story(d: Draw, document: dict) -> list[dict]:
 def ceiling_scenario(d: Draw, rules: str, number: int) -> dict:
     document = {"gateproof": 1, "id": f"generated.{rules}.{number}", "rules": rules, "world": world(d)}
     document["steps"] = story(d, document) if d.chance(0.5) else sends(d, document)
+    if rules == DEFAULT_VERSION and d.chance(0.1):
+        del document["rules"]  # a document that names no version is decided under the default (S001.1)
     return document

@@ -30,7 +30,7 @@ SWITCHES = [
 ]
 
 #: Whole-token tags and identifiers, with the corners of trim and lowercase.
-TAGS = ["faq", "FAQ", " ops ", "ops", "legal", "", "kb", "\u212aB", "\u00a0faq", "faq\x0b", "ＦＡＱ", "\u0130nfo", "info"]
+TAGS = ["faq", "FAQ", " ops ", "ops", "legal", "", "XX", "kb", "\u212aB", "\u00a0faq", "faq\x0b", "ＦＡＱ", "\u0130nfo", "info"]
 IDENTIFIERS = ["x", "X", " x ", "y", "", "\u00a0x", "x\x0b", "\x00x", "k", "\u212a"]
 NAMES = ["a", "b", "A", " a ", "\u00e4", "\u00c4", "a\u00a0", "\u0130"]
 

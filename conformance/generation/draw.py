@@ -41,6 +41,13 @@ class Draw:
             count += 1
         return [make() for _ in range(count)]
 
+    def sparse(self, record: dict, keeps: tuple[str, ...], probability: float = 0.05) -> dict:
+        """``record`` with each field but ``keeps`` sometimes left out: a reader must supply the default the format states."""
+        for name in [n for n in record if n not in keeps]:
+            if self._random() < probability:
+                del record[name]
+        return record
+
     def subset(self, options: Sequence[T], most: int) -> list[T]:
         """Distinct options in a drawn order."""
         chosen = list(options)

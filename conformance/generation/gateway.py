@@ -13,6 +13,7 @@ make, replay under their key, and meet changes that undo before the write.
 from __future__ import annotations
 
 from gateproof.model.gateway.arguments import ARGUMENT_MAX_LENGTH, TOOLS
+from gateproof.model.gateway.gate import DEFAULT_GATEWAY_VERSION
 
 from .draw import Draw
 
@@ -77,6 +78,9 @@ def world(d: Draw, next_checks: bool) -> tuple[dict, list[dict]]:
             expires_at = max(0, clock + d.pick([-1, 0, 1, 100]))
             document["approvals"].append({"id": "ap-0", "tool": "export_case", "arguments": approved, "user": sessions[0]["user"], "expires_at": expires_at})
             laid.append(approved)
+    for table, keeps in (("sessions", ("id", "user", "tenant")), ("cases", ("id", "tenant"))):
+        for record in document[table]:
+            d.sparse(record, keeps)
     return document, laid
 
 
@@ -157,6 +161,14 @@ def against(d: Draw, world: dict, call: dict) -> dict:
     return {"op": "edit_case", "case_id": arguments["case_id"], "content": f"{d.pick(INJECTIONS)} {CANARY}"}
 
 
+def names_stored_records(world: dict, arguments: object) -> bool:
+    """Whether a call's arguments name a stored case and, if any, a configured destination: what :func:`against` changes."""
+    if not isinstance(arguments, dict):
+        return False
+    stored = {"case_id": {c["id"] for c in world["cases"]}, "destination_id": {x["id"] for x in world["destinations"]}}
+    return "case_id" in arguments and all(isinstance(value, str) and value in stored.get(name, ()) for name, value in arguments.items())
+
+
 def laid_call(d: Draw, world: dict, laid: list[dict], keys: list[str]) -> dict:
     """The first session making an export its world was laid for, or reading that case: allowed unless a change lands before the write."""
     arguments = dict(d.pick(laid))
@@ -201,7 +213,12 @@ def gateway_scenario(d: Draw, rules: str, number: int) -> dict:
             again = dict(last)  # the same call again: a replay (G002.2 when its key is bound), a second count against the limit
             if d.chance(0.5):  # or the same key on another action (G002.3 when it is bound)
                 again.update(session=d.pick(w["sessions"])["id"], arguments=well_formed(d, w, "export_case"), tool="export_case")
+            elif d.chance(0.4):  # or the same action once a condition it passed on is gone: a replay is no way around a revocation
+                steps.append(against(d, w, last) if names_stored_records(w, last["arguments"]) else {"op": "revoke_session", "session": last["session"]})
             steps.append(again)
         else:
             steps.append(laid_call(d, w, laid, keys) if laid and d.chance(0.5) else call(d, w, keys))
-    return {"gateproof": 1, "kind": "gateway", "id": f"generated.{rules.replace('+', '.')}.{number}", "rules": rules, "world": w, "steps": steps}
+    document = {"gateproof": 1, "kind": "gateway", "id": f"generated.{rules.replace('+', '.')}.{number}", "rules": rules, "world": w, "steps": steps}
+    if rules == DEFAULT_GATEWAY_VERSION and d.chance(0.1):
+        del document["rules"]  # a document that names no version is decided under the default (S001.1)
+    return document
