@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
 import pathlib
 import re
 
 import pytest
 
+from gateproof.conformance.generation.reach_rules import ENTRY, IMPLEMENTED, resolve
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-ENTRY = re.compile(r"^### (?P<id>[A-Z]\d{3}\.\d+) — (?P<title>.+)$", re.M)
-IMPLEMENTED = re.compile(r"^\*Implemented by\* (?P<paths>.+)$", re.M)
 MARKER = re.compile(r"mark\.rule\(([^)]*)\)")
 RULE_ID = re.compile(r"[A-Z]\d{3}\.\d+")
 
@@ -36,19 +35,6 @@ def ids_named_by_tests() -> set[str]:
     return named
 
 
-def resolve(dotted: str):
-    parts = dotted.split(".")
-    for split in range(len(parts), 0, -1):
-        try:
-            target = importlib.import_module(".".join(parts[:split]))
-        except ImportError:
-            continue
-        for attribute in parts[split:]:
-            target = getattr(target, attribute)
-        return target
-    raise ImportError(dotted)
-
-
 ENTRIES = adr_entries()
 
 
@@ -60,7 +46,7 @@ def test_the_catalog_is_not_empty():
 def test_every_rule_names_functions_that_carry_its_id(rule_id):
     found = IMPLEMENTED.search(ENTRIES[rule_id])
     assert found, f"{rule_id} names no implementing function"
-    for dotted in re.findall(r"`([^`]+)`", found["paths"]):
+    for dotted in re.findall(r"`([^`]+)`", found["names"]):
         target = resolve(dotted)
         assert rule_id in (target.__doc__ or ""), f"{dotted} does not cite {rule_id} in its docstring"
 

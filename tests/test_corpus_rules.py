@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from gateproof.conformance.generation.reach_rules import ENTRY
 from gateproof.conformance.harness.corpus import CorpusCase, load_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
-ENTRY = re.compile(r"^### ([A-Z]\d{3}\.\d+) — ", re.M)
 #: The rules whose decisions an expected outcome carries: the ceiling's and the lifecycle's (C), the gateway's (G).
 #: The S rules are the scenario format's own (how a document is read, how its steps follow a run and change the
 #: world): every case exercises them, and a document that breaks them is invalid input, with no outcome to pin.
@@ -28,7 +28,7 @@ DECIDING = re.compile(r"[CG]\d{3}\.\d+")
 #: A boundary case's id: its pair's stem (the family, the rule, an optional aspect) and its side.
 BOUNDARY = re.compile(r"(?P<stem>.+\.boundary\.(?P<rule>[cg]\d{3}\.\d+)(\.[a-z0-9-]+)?)\.(?P<side>applies|just-outside(\.[a-z0-9-]+)?)")
 
-STATED = {rule for path in sorted((ROOT / "adr").glob("*.md")) for rule in ENTRY.findall(path.read_text(encoding="utf-8"))}
+STATED = {entry["id"] for path in sorted((ROOT / "adr").glob("*.md")) for entry in ENTRY.finditer(path.read_text(encoding="utf-8"))}
 DECIDING_RULES = sorted(rule for rule in STATED if DECIDING.fullmatch(rule))
 CASES = load_corpus(ROOT / "conformance" / "corpus")
 

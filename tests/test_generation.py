@@ -11,6 +11,7 @@ from gateproof.conformance.generation import scenarios
 from gateproof.conformance.generation.reducer import reduce, size
 from gateproof.conformance.generation.strategy import is_portable
 from gateproof.conformance.harness.protocol import scenario_rules
+from gateproof.model.gateway.arguments import REASON_CODES
 from gateproof.model.gateway.gate import GATEWAY_VERSIONS
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 from gateproof.model.versions import VERSIONS
@@ -48,7 +49,6 @@ def outcomes(kind: str, version: str, count: int = 1500) -> list[tuple[dict, dic
 def test_gateway_scenarios_reach_every_reason_of_their_version():
     for version, absent in (("lab-001", {"rate_limited", "idempotency_conflict", "approval_required", "approval_expired"}), ("lab-001+next", set())):
         reasons = Counter(r["reason"] for _, o in outcomes("gateway", version) for r in o["results"] if r["op"] == "call")
-        from gateproof.model.gateway.arguments import REASON_CODES
         assert set(REASON_CODES) - absent <= set(reasons), set(REASON_CODES) - set(reasons)
 
 
@@ -104,10 +104,7 @@ def test_the_reducer_keeps_the_failure_and_ends_smaller():
 @given(st.recursive(st.none() | st.integers() | st.text(max_size=4), lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=2), inner, max_size=3)))
 def test_the_reducer_never_returns_what_the_condition_refused(value):
     document = {"value": value}
-    seen = []
-
     def condition(candidate):
-        seen.append(candidate)
         return size(candidate) % 2 == size(document) % 2
 
     result = reduce(document, condition, budget=200)

@@ -2,8 +2,8 @@
 
 Generated scenarios come from the seeded generators and run pipelined
 (``harness/hunt.py``); a disagreement is reduced to the smallest scenario
-that still disagrees, confirmed by running it once more, and saved as a
-replayable scenario file. Any scenario answered twice, differently, is
+that still disagrees, confirmed by running it twice more (a corpus case
+once), and saved as a replayable scenario file. Any scenario answered twice, differently, is
 nondeterministic. Every verdict is handed to
 the observer the moment it is reached, so a report written as they come
 loses nothing when a campaign is cut short.
@@ -120,10 +120,13 @@ class Campaign:
         for verdict, reply in failures:
             self.record(self._confirmed(verdict, reply))
 
+    def recurs(self, scenario: dict, reply: RunReply, times: int = 1) -> bool:
+        """Whether ``times`` more runs of the scenario, each alone, answer as ``reply`` did."""
+        return all(is_same_reply(reply, self.process.run_one(scenario)) for _ in range(times))
+
     def _confirmed(self, verdict: Verdict, first: RunReply) -> Verdict:
         """A failure, unless answering the same scenario again gives another answer: then it is nondeterministic."""
-        second = self.process.run_one(verdict.disagreement.scenario)
-        if is_same_reply(first, second):
+        if self.recurs(verdict.disagreement.scenario, first):
             return verdict
         return evolve(verdict, status="nondeterministic", message="answered the same scenario differently twice")
 

@@ -23,8 +23,8 @@ from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 
 from ..generation import scenarios
 from ..generation.reducer import reduce
-from .protocol import Errored, Outcome, RunReply, Skipped
-from .results import Disagreement, Verdict, is_same_reply, judge
+from .protocol import Outcome, RunReply
+from .results import Disagreement, Verdict, judge
 
 if TYPE_CHECKING:
     from .campaign import Campaign
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 BATCH = 512  # scenarios per pipeline; a disagreement waits at most this long to be reduced
 REDUCTION_BUDGET = 1500  # candidate documents tried per reduction
 REDUCTION_SECONDS = 20.0  # and the time it may take: an implementation that hangs on candidates is not waited on for ever
+CONFIRMATIONS = 2  # more runs a generated disagreement must answer alike: two, so an answer that alternates cannot pass
 
 
 def model_outcome(scenario: dict) -> dict:
@@ -47,9 +48,8 @@ class Hunt:
         self.found: set[tuple] = set()
         self.flagged: set[str] = set()  # error messages already reported, so one fault is not reported a thousand times
 
-    def verdict(self, scenario: dict, reply: RunReply, expected: dict | None = None) -> Verdict:
+    def verdict(self, scenario: dict, reply: RunReply, expected: dict) -> Verdict:
         c = self.campaign
-        expected = model_outcome(scenario) if expected is None else expected
         return judge(c.name, "generated", self.family, scenario, expected, reply, c.settings.level, c.settings.known)
 
     def run(self) -> None:
@@ -95,22 +95,17 @@ class Hunt:
     def _computing(self, batch: list[dict], expected_of: dict):
         """The batch as the pipeline pulls it, each scenario's expected outcome computed as it is sent, while earlier ones are decided."""
         for scenario in batch:
-            if id(scenario) not in expected_of:
-                try:
-                    expected_of[id(scenario)] = model_outcome(scenario)
-                except ScenarioError:
-                    continue  # not a scenario the rules decide: never sent, so never judged
+            try:
+                expected_of[id(scenario)] = model_outcome(scenario)
+            except ScenarioError:
+                continue  # not a scenario the rules decide: never sent, so never judged
             yield scenario
-
-    def recurs(self, scenario: dict, reply: RunReply) -> bool:
-        """Whether two more runs of the scenario answer as ``reply`` did; two, so an answer that alternates cannot pass."""
-        return all(is_same_reply(reply, self.campaign.process.run_one(scenario)) for _ in range(2))
 
     def settle(self, verdict: Verdict, reply: RunReply) -> None:
         """Confirm one disagreement by running it again, reduce it, confirm what is left, and record it."""
         keys = verdict.disagreement.keys
         self.found.add(keys)
-        if not self.recurs(verdict.disagreement.scenario, reply):
+        if not self.campaign.recurs(verdict.disagreement.scenario, reply, CONFIRMATIONS):
             self.campaign.record(evolve(verdict, status="nondeterministic", message="answered the same scenario differently twice"))
             return
         last: dict = {}
@@ -132,7 +127,7 @@ class Hunt:
 
         smallest = reduce(verdict.disagreement.scenario, still_fails, REDUCTION_BUDGET)
         shrunk, first = (last["verdict"], last["reply"]) if last else (verdict, reply)
-        if self.recurs(smallest, first):
+        if self.campaign.recurs(smallest, first, CONFIRMATIONS):
             d = shrunk.disagreement
             named = dict(smallest, id=f"generated.{self.version.replace('+', '.')}.{len(self.found)}")
             self.campaign.record(evolve(shrunk, scenario_id=named["id"], disagreement=Disagreement(named, d.expected, d.actual, d.step, d.keys)))
