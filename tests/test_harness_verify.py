@@ -26,40 +26,39 @@ def in_tmp(tmp_path, monkeypatch):
 
 
 def test_the_reference_is_conformant_and_every_report_is_written(tmp_path):
-    for report in ("json", "junit", "markdown", "html"):
-        result = verify("--builtin", "reference", "--examples", "10", "--report", report, "--output", f"report.{report}")
-        assert result.exit_code == 0, result.output
-    document = json.loads((tmp_path / "report.json").read_text())
+    result = verify("--builtin", "reference", "--examples", "10", *(f"--report={f}" for f in ("json", "junit", "markdown", "html")))
+    assert result.exit_code == 0, result.output
+    written = tmp_path / "gateproof-verify"
+    document = json.loads((written / "report.json").read_text())
     jsonschema.validate(document, REPORT_SCHEMA)
     [reference] = document["implementations"]
     assert reference["failed"] == reference["errored"] == 0 and reference["passed"] > 10
-    assert ElementTree.parse(tmp_path / "report.junit").getroot().tag == "testsuites"
-    assert "## Compliance matrix" in (tmp_path / "report.markdown").read_text()
-    assert (tmp_path / "report.html").read_text().startswith("<!doctype html>")
-    lines = (tmp_path / "gateproof-verify" / "results.jsonl").read_text().splitlines()
-    assert len(lines) == sum(1 for v in reference["verdicts"]) and json.loads(lines[0])["implementation"] == "reference"
+    assert ElementTree.parse(written / "report.junit.xml").getroot().tag == "testsuites"
+    assert "## Compliance matrix" in (written / "report.md").read_text()
+    assert (written / "report.html").read_text().startswith("<!doctype html>")
+    records = [json.loads(line) for line in (written / "results.jsonl").read_text().splitlines()]
+    assert [r["record"] for r in records] == ["campaign", *["verdict"] * len(reference["verdicts"]), "implementation", "end"]
 
 
 def test_the_unsafe_gateway_disagrees_and_each_disagreement_replays(tmp_path):
-    result = verify("--builtin", "mutant:unsafe-gateway", "--examples", "0", "--compare", "decision", "--report", "json", "--output", "r.json")
+    result = verify("--builtin", "mutant:unsafe-gateway", "--examples", "0", "--compare", "decision", "--report", "json")
     assert result.exit_code == 0  # a mutant that is caught did what is expected of it
-    document = json.loads((tmp_path / "r.json").read_text())
+    document = json.loads((tmp_path / "gateproof-verify" / "report.json").read_text())
     jsonschema.validate(document, REPORT_SCHEMA)
     verdicts = document["implementations"][0]["verdicts"]
     failed = {v["scenario"]: v for v in verdicts if v["status"] == "failed"}
     attack = failed["gw.poisoned-runbook.attack-proposal"]
     assert attack["rules"] == ["G001.8"] and attack["disagreement"]["keys"] == ["decision"]
-    assert "replay: gateproof verify --builtin mutant:unsafe-gateway --compare decision --replay" in result.output
     replay = shlex.split(attack["disagreement"]["replay_command"])[2:]
-    again = verify(*replay, "--report", "json", "--output", "again.json")
+    again = verify(*replay, "--report", "json")
     assert again.exit_code == 0
-    [only] = json.loads((tmp_path / "again.json").read_text())["implementations"][0]["verdicts"]
+    [only] = json.loads((tmp_path / "gateproof-verify" / "report.json").read_text())["implementations"][0]["verdicts"]
     assert (only["scenario"], only["status"], only["disagreement"]["expected"]) == (attack["scenario"], "failed", attack["disagreement"]["expected"])
 
 
 def test_a_generated_disagreement_is_shrunk_to_a_small_scenario(tmp_path):
-    verify("--builtin", "mutant:unsafe-gateway", "--examples", "30", "--disagreements", "1", "--report", "json", "--output", "r.json")
-    verdicts = json.loads((tmp_path / "r.json").read_text())["implementations"][0]["verdicts"]
+    verify("--builtin", "mutant:unsafe-gateway", "--examples", "30", "--disagreements", "1", "--report", "json")
+    verdicts = json.loads((tmp_path / "gateproof-verify" / "report.json").read_text())["implementations"][0]["verdicts"]
     generated = [v for v in verdicts if v["phase"] == "generated" and v["status"] == "failed"]
     assert generated
     for verdict in generated:
@@ -73,17 +72,17 @@ def test_known_divergences_are_reported_as_known_with_their_issue(tmp_path):
         {"implementation": "mutant:unsafe-gateway", "rule": "G001.3", "issue": "https://example.org/issues/3"},
         {"scenario": "gw.cross-tenant.export", "issue": "https://example.org/issues/4"},
     ]}))
-    result = verify("--builtin", "mutant:unsafe-gateway", "--examples", "0", "--known", "known.json", "--report", "json", "--output", "r.json")
-    verdicts = {v["scenario"]: v for v in json.loads((tmp_path / "r.json").read_text())["implementations"][0]["verdicts"]}
+    result = verify("--builtin", "mutant:unsafe-gateway", "--examples", "0", "--known", "known.json", "--report", "json")
+    verdicts = {v["scenario"]: v for v in json.loads((tmp_path / "gateproof-verify" / "report.json").read_text())["implementations"][0]["verdicts"]}
     assert verdicts["gw.forged.role"]["status"] == "known" and verdicts["gw.forged.role"]["issue"].endswith("/3")
     assert verdicts["gw.cross-tenant.export"]["status"] == "known"
     assert verdicts["gw.cross-tenant.read"]["status"] == "failed" and result.exit_code == 0  # still caught
 
 
 def test_all_builtins_make_one_matrix_with_statuses_counted_apart(tmp_path):
-    result = verify("--builtin", "all", "--examples", "0", "--report", "markdown", "--output", "m.md")
+    result = verify("--builtin", "all", "--examples", "0", "--report", "markdown")
     assert result.exit_code == 0, result.output  # the conformant ones conform and the corpus alone catches every mutant
-    report = (tmp_path / "m.md").read_text()
+    report = (tmp_path / "gateproof-verify" / "report.md").read_text()
     assert "| family | reference | node | cedar | mutant:forced-ungated |" in report
     assert "| gateway/next_checks | 12 passed | " in report
     assert "| mutant:unsafe-gateway | must be caught | caught |" in report
@@ -104,7 +103,7 @@ def test_an_implementation_that_fails_start_exits_2_without_a_traceback():
     (["--builtin", "nope"], "no such built-in"),
     (["--builtin", "reference", "--rules", "adr-999"], "--rules adr-999"),
     (["--builtin", "reference", "--kinds", "email"], "--kinds email"),
-    (["--builtin", "reference", "--report", "json"], "go together"),
+    (["--builtin", "reference", "--report", "pdf"], "pdf"),
     (["--builtin", "reference", "--replay", "missing.json"], "cannot read"),
     (["--builtin", "reference", "--compare", "vibes"], "vibes"),
 ])
@@ -121,25 +120,25 @@ def test_corpus_export_writes_every_family(tmp_path):
 
 def test_an_implementation_that_cannot_be_restarted_keeps_what_was_measured_and_exits_2(tmp_path):
     command = [*fake("dies_for_good"), str(tmp_path / "started-once")]
-    result = verify("--examples", "0", "--kinds", "gateway", "--window", "1", "--report", "json", "--output", "r.json", "--", *command)
-    assert result.exit_code == 2 and "could not be restarted" in (tmp_path / "r.json").read_text()
-    [tally] = json.loads((tmp_path / "r.json").read_text())["implementations"]
+    result = verify("--examples", "0", "--kinds", "gateway", "--window", "1", "--report", "json", "--", *command)
+    assert result.exit_code == 2 and "could not be restarted" in (tmp_path / "gateproof-verify" / "report.json").read_text()
+    [tally] = json.loads((tmp_path / "gateproof-verify" / "report.json").read_text())["implementations"]
     assert tally["passed"] > 0 and tally["lost"].startswith("could not be restarted")
 
 
 def test_a_nondeterministic_implementation_is_flagged_among_generated_scenarios_too(tmp_path):
-    result = verify("--examples", "20", "--rules", "lab-001", "--disagreements", "1", "--report", "json", "--output", "r.json", "--", *fake("nondeterministic"))
-    verdicts = json.loads((tmp_path / "r.json").read_text())["implementations"][0]["verdicts"]
+    result = verify("--examples", "20", "--rules", "lab-001", "--disagreements", "1", "--report", "json", "--", *fake("nondeterministic"))
+    verdicts = json.loads((tmp_path / "gateproof-verify" / "report.json").read_text())["implementations"][0]["verdicts"]
     assert result.exit_code == 1
     assert any(v["phase"] == "generated" and v["status"] == "nondeterministic" for v in verdicts)
 
 
 def test_exitfirst_stops_a_campaign_at_its_first_disagreement(tmp_path):
-    result = verify("--exitfirst", "--examples", "500", "--report", "json", "--output", "r.json", "--", *fake("always_wrong"))
-    [tally] = json.loads((tmp_path / "r.json").read_text())["implementations"]
+    result = verify("--exitfirst", "--examples", "500", "--report", "json", "--", *fake("always_wrong"))
+    [tally] = json.loads((tmp_path / "gateproof-verify" / "report.json").read_text())["implementations"]
     assert result.exit_code == 1 and tally["failed"] >= 1 and tally["generated"] == 0
-    result = verify("-x", "--builtin", "mutant:logs-case-content", "--kinds", "gateway", "--examples", "2000", "--report", "json", "--output", "g.json")
-    [tally] = json.loads((tmp_path / "g.json").read_text())["implementations"]
+    result = verify("-x", "--builtin", "mutant:logs-case-content", "--kinds", "gateway", "--examples", "2000", "--report", "json")
+    [tally] = json.loads((tmp_path / "gateproof-verify" / "report.json").read_text())["implementations"]
     assert result.exit_code == 0 and tally["generated"] == 0  # the corpus catches it; nothing is generated after
 
 

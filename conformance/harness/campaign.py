@@ -31,6 +31,7 @@ from .protocol import RunReply, scenario_rules
 from .results import Tally, Verdict, is_same_reply, judge
 
 KINDS = ("ceiling", "gateway")
+DEFAULT_TIMEOUT = 10.0
 RULES_OF_KIND = {"ceiling": tuple(VERSIONS), "gateway": tuple(GATEWAY_VERSIONS)}
 
 
@@ -41,11 +42,11 @@ class CampaignSettings:
     seed: int = 0
     rules: tuple[str, ...] | None = None  # None: every version the implementation decides
     kinds: tuple[str, ...] = KINDS
-    timeout: float = 10.0
+    timeout: float = DEFAULT_TIMEOUT
     window: int = 64
     known: tuple[KnownDivergence, ...] = ()
     out: Path | None = None  # where disagreements are saved as replayable files
-    replay_prefix: str = "gateproof verify"
+    implementation_arguments: tuple[str, ...] = ()  # how verify names the implementation: --builtin NAME, or -- and its command
     disagreements: int = 3  # distinct shrunk disagreements searched for per rule version: each costs a shrink
     exitfirst: bool = False  # stop at the first disagreement: whether, not where, an implementation departs
 
@@ -71,10 +72,12 @@ class Campaign:
     """One implementation driven through the corpus and generated scenarios."""
 
     def __init__(self, name: str | None, argv, campaign: CampaignSettings, observe: Callable[[Verdict], None] = lambda verdict: None,
-                 advance: Callable[[], None] = lambda: None):
+                 advance: Callable[[], None] = lambda: None, describe: Callable[[str], None] = lambda text: None):
         self.name, self.argv, self.settings, self.observe, self.advance = name, tuple(argv), campaign, observe, advance
+        self.describe = describe  # says what the campaign does when it is not counting scenarios: reducing a disagreement
         self.process = ImplementationProcess(self.argv, campaign.timeout, campaign.window)
         self.tally = Tally(name)
+        self.began = time.perf_counter()
 
     def start(self):
         """Start the implementation; StartFailed when it does not answer start as the protocol says.
@@ -99,9 +102,18 @@ class Campaign:
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / _file_name(verdict.scenario_id)
         path.write_bytes(dumps_pretty(verdict.disagreement.scenario) + b"\n")
-        command = f"{self.settings.replay_prefix} --compare {self.settings.level} --replay {shlex.quote(str(path))}"
-        disagreement = evolve(verdict.disagreement, replay_path=str(path), replay_command=command)
+        disagreement = evolve(verdict.disagreement, replay_path=str(path), replay_command=self.replay_command(path))
         return evolve(verdict, disagreement=disagreement)
+
+    def replay_command(self, path: Path) -> str:
+        """The command that runs the saved scenario again as this campaign ran it: the options first, the implementation last.
+
+        An implementation given by its command comes after ``--``, so nothing may follow it.
+        """
+        settings, options = self.settings, ["--compare", self.settings.level]
+        if settings.timeout != DEFAULT_TIMEOUT:
+            options += ["--timeout", repr(settings.timeout)]
+        return shlex.join(["gateproof", "verify", *options, "--replay", str(path), *settings.implementation_arguments])
 
     def run_known(self, phase: str, entries: list[tuple[str, tuple[str, ...], dict, dict]]) -> None:
         """Scenarios with a known expected outcome, pipelined: (family, pinned rules, scenario, expected) each."""
@@ -152,6 +164,7 @@ class Campaign:
     def finish(self) -> Tally:
         tally = self.tally
         tally.restarts, tally.reordered, tally.notes = self.process.restarts, self.process.reordered, list(self.process.notes)
+        tally.seconds = time.perf_counter() - self.began
         self.process.close()
         return tally
 

@@ -110,10 +110,14 @@ class Hunt:
             return
         last: dict = {}
         deadline = time.monotonic() + REDUCTION_SECONDS
+        tried = [0]
 
         def still_fails(candidate: dict) -> bool:
             if time.monotonic() > deadline:
                 return False
+            tried[0] += 1
+            if tried[0] % 10 == 1:
+                self.campaign.describe(f"reducing a disagreement ({self.version}): {tried[0]} candidates tried")
             try:
                 expected = model_outcome(candidate)
             except ScenarioError:
@@ -126,6 +130,7 @@ class Hunt:
             return False
 
         smallest = reduce(verdict.disagreement.scenario, still_fails, REDUCTION_BUDGET)
+        self.campaign.describe("")
         shrunk, first = (last["verdict"], last["reply"]) if last else (verdict, reply)
         if self.campaign.recurs(smallest, first, CONFIRMATIONS):
             d = shrunk.disagreement

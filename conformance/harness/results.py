@@ -44,12 +44,15 @@ class Verdict:
     rules: tuple[str, ...] = ()
     issue: str | None = None
     disagreement: Disagreement | None = None
+    context: dict = field(factory=dict)  # an errored run's circumstances: the fault, the implementation's stderr tail
 
     def serializable(self) -> dict:
         document = {
             "implementation": self.implementation, "phase": self.phase, "family": self.family, "scenario": self.scenario_id,
             "status": self.status, "message": self.message, "rules": list(self.rules), "issue": self.issue,
         }
+        if self.context:
+            document["context"] = self.context
         if self.disagreement is not None:
             d = self.disagreement
             document["disagreement"] = {
@@ -72,6 +75,7 @@ class Tally:
     unkept: Counter = field(factory=Counter)  # (family, status) -> how many
     generated: int = 0
     generated_seconds: float = 0.0
+    seconds: float = 0.0  # the whole campaign of this implementation, start to finish
     scenarios: int = 0  # corpus, replayed and generated scenarios run, each once; a reduction's runs are not counted
     first_failure_after: int | None = None  # how many scenarios had run when the first disagreement was seen
     restarts: int = 0
@@ -104,7 +108,7 @@ def judge(name: str, phase: str, family: str, scenario: dict, expected: dict, re
     if isinstance(reply, Skipped):
         return Verdict(name, phase, family, scenario_id, "skipped", reply.message, pinned, reply.issue_url)
     if isinstance(reply, Errored):
-        return Verdict(name, phase, family, scenario_id, "errored", reply.message, pinned)
+        return Verdict(name, phase, family, scenario_id, "errored", reply.message, pinned, context=reply.context)
     assert isinstance(reply, Outcome)
     mismatch = compare(expected, reply.outcome, level)
     if mismatch is None:

@@ -62,8 +62,7 @@ class Finding:
 
 def verify_command(mutant_id: str, folder: Path, settings: VerifySettings) -> list[str]:
     """verify, run by this interpreter, driving the mutation server as an implementation given by its command."""
-    command = [sys.executable, "-m", "gateproof.conformance.cli", "verify", "--out", str(folder), "--report", "json",
-               "--output", str(folder / "report.json")]
+    command = [sys.executable, "-m", "gateproof.conformance.cli", "verify", "--out", str(folder), "--report", "json"]
     if settings.examples is not None:
         command += ["--examples", str(settings.examples)]
     return [*command, "--", sys.executable, "-m", "gateproof.conformance.mutation.serve", mutant_id]

@@ -1,0 +1,139 @@
+"""Where two outcomes differ, leaf by leaf: the JSON path, both values in full, and the rules that decide the field.
+
+A verdict says *that* an outcome departs from the model's; a difference says
+*where*, precisely enough to act on without opening a file: every differing
+leaf under its path (``results[0].audit[0].detail``), expected and actual as
+JSON, a field one side lacks marked absent (never shown as ``null``, which is a
+value), and the rule ids of ``adr/`` that decide that field.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from attrs import frozen
+
+from .compare import RULE_OF_KEY
+
+
+class _Absent:
+    """The value of a field one side does not have."""
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT = _Absent()
+
+#: The gateway rule that decides each field of a call's result, beside the ``rule`` the result names itself (adr/gateway.md).
+RULE_OF_CALL_KEY = {
+    "audit": "G001.15", "exports": "G001.14", "reads": "G001.12", "replayed": "G002.2", "stage": "G002.1",
+    "session": "G001.6", "caller_reason": "G001.13",
+}
+#: The lifecycle rule that decides each field a run's step adds to a send's (adr/lifecycle.md, adr/scenario.md).
+RULE_OF_RUN_KEY = {
+    "state": "C165.1", "forced_snippets": "C175.3", "forced_skills": "C175.3", "ended": "S001.3", "run": "S001.3",
+    "with_input": "S001.3", "kind": "S002.2",
+}
+_LIMIT = 200  # leaves listed at most; an outcome that differs everywhere is summed up by the first of them
+
+
+@frozen
+class Leaf:
+    """One differing leaf: where it is, what the model says, what the implementation said, which rules decide it."""
+
+    path: str
+    expected: object
+    actual: object
+    rules: tuple[str, ...] = ()
+
+    def serializable(self) -> dict:
+        """The leaf as JSON: a side that lacks the field has no ``expected`` or ``actual`` key at all."""
+        document: dict = {"path": self.path}
+        if self.expected is not ABSENT:
+            document["expected"] = self.expected
+        if self.actual is not ABSENT:
+            document["actual"] = self.actual
+        document["rules"] = list(self.rules)
+        return document
+
+
+def _same(left, right) -> bool:
+    """JSON equality: ``true`` is not ``1`` and ``1`` is not ``1.0``, though Python says they are equal."""
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, dict):
+        return left.keys() == right.keys() and all(_same(left[k], right[k]) for k in left)
+    if isinstance(left, list):
+        return len(left) == len(right) and all(map(_same, left, right))
+    return left == right
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def _child(path: str, key) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if _NAME.match(key) else f"{path}[{json.dumps(key)}]"
+
+
+def _leaves(expected, actual, path: str, found: list) -> None:
+    if len(found) >= _LIMIT or _same(expected, actual):
+        return
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for key in [*expected, *(k for k in actual if k not in expected)]:
+            _leaves(expected.get(key, ABSENT), actual.get(key, ABSENT), _child(path, key), found)
+    elif isinstance(expected, list) and isinstance(actual, list):
+        for index in range(max(len(expected), len(actual))):
+            _leaves(expected[index] if index < len(expected) else ABSENT,
+                    actual[index] if index < len(actual) else ABSENT, _child(path, index), found)
+    else:
+        found.append((path, expected, actual))
+
+
+def rules_of_field(result: dict | None, key: str) -> tuple[str, ...]:
+    """The rule ids that decide ``key`` of one step's result, by what kind of step it is."""
+    if not isinstance(result, dict):
+        return ("S001.2",)
+    if result.get("op") == "call":
+        named = result.get("rule") if isinstance(result.get("rule"), str) else None
+        if key in ("decision", "reason", "rule"):
+            return (named,) if named else ("G001.13",)
+        return tuple(dict.fromkeys(filter(None, (RULE_OF_CALL_KEY.get(key), named))))
+    rule = RULE_OF_RUN_KEY.get(key) or RULE_OF_KEY.get(key)
+    return (rule,) if rule else ()
+
+
+def _top_key(path: str) -> tuple[int | None, str | None]:
+    """(step, key of that step's result) for a path under ``results``; (None, None) for the document's own fields."""
+    match = re.match(r"results\[(\d+)\](?:\.([A-Za-z_][A-Za-z0-9_]*))?", path)
+    if not match:
+        return None, None
+    return int(match.group(1)), match.group(2)
+
+
+def differences(expected: dict, actual: dict) -> list[Leaf]:
+    """Every leaf at which ``actual`` departs from ``expected``, in document order, each with its deciding rules."""
+    found: list = []
+    for key in [*expected, *(k for k in actual if k not in expected)]:
+        _leaves(expected.get(key, ABSENT), actual.get(key, ABSENT), key, found)
+    results = expected.get("results") if isinstance(expected.get("results"), list) else []
+    leaves = []
+    for path, mine, theirs in found:
+        step, key = _top_key(path)
+        rules = ("S001.2",) if step is not None and key is None else ()
+        if key is not None:
+            rules = rules_of_field(results[step] if step < len(results) else None, key)
+        leaves.append(Leaf(path, mine, theirs, rules))
+    return leaves
+
+
+def step_of(leaf: Leaf) -> int | None:
+    return _top_key(leaf.path)[0]
+
+
+def value_text(value) -> str:
+    """A value as a reader sees it: JSON in full, or ``absent``."""
+    return "absent" if value is ABSENT else json.dumps(value, ensure_ascii=False)

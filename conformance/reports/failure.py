@@ -1,0 +1,75 @@
+"""One disagreement as a person reads it on a terminal: every differing field in full, its rules, the model's reasoning, the commands.
+
+The reader should not need to open a file to see what differs: each leaf is
+shown under its JSON path with both values whole (wrapped, never cut), a
+missing field said to be absent, and the explanation the model gives for the
+step that differs, so the rule that decides the answer is on screen.
+"""
+
+from __future__ import annotations
+
+import shlex
+import textwrap
+
+from gateproof.model.scenario import ScenarioError, read_scenario
+
+from ..harness.difference import Leaf, differences, step_of, value_text
+from ..harness.results import Verdict
+
+SHOWN_LEAVES = 8  # differing fields printed per disagreement; the reports list them all
+
+
+def step_explanation(scenario: dict, step: int) -> list[str]:
+    """The lines ``gateproof explain`` gives for the step at ``step`` (counted from 0); empty when it has none."""
+    from ..explain import explain_scenario
+
+    try:
+        text = explain_scenario(read_scenario(scenario))
+    except ScenarioError:
+        return []
+    blocks = [block for block in text.split("\n\n") if block.startswith("step ")]
+    return blocks[step].splitlines() if step < len(blocks) else []
+
+
+def wrapped(label: str, text: str, width: int, indent: str) -> list[str]:
+    """``label  text``, the text wrapped under itself at ``width`` columns, every character kept."""
+    head = f"{indent}{label}  "
+    room = max(20, width - len(head))
+    pieces = [text[i:i + room] for i in range(0, len(text), room)] or [""]
+    return [head + pieces[0], *(" " * len(head) + piece for piece in pieces[1:])]
+
+
+def leaf_lines(leaf: Leaf, width: int) -> list[str]:
+    rules = f"  [{', '.join(leaf.rules)}]" if leaf.rules else ""
+    return [f"    {leaf.path}{rules}", *wrapped("expected", value_text(leaf.expected), width, "      "),
+            *wrapped("actual  ", value_text(leaf.actual), width, "      ")]
+
+
+def failure_lines(verdict: Verdict, width: int = 100, explained: bool = True) -> list[str]:
+    """A disagreement in full for the terminal: header, differing fields, the model's reasoning, replay and explain commands."""
+    d = verdict.disagreement
+    lines = [f"{verdict.implementation} {verdict.status}: {verdict.scenario_id}  ({verdict.family})"]
+    lines.append(f"  rules: {', '.join(verdict.rules) or '-'}")
+    if d is None:
+        lines += wrapped("message", verdict.message, width, "  ")
+        return lines
+    leaves = differences(d.expected, d.actual)
+    steps = sorted({step_of(leaf) for leaf in leaves if step_of(leaf) is not None})
+    where = "the outcome" if not steps else f"step {steps[0]}" + (f" (and {len(steps) - 1} later)" if len(steps) > 1 else "")
+    lines.append(f"  {where} differs in {len(leaves)} field{'s' * (len(leaves) != 1)}:")
+    for leaf in leaves[:SHOWN_LEAVES]:
+        lines += leaf_lines(leaf, width)
+    if len(leaves) > SHOWN_LEAVES:
+        lines.append(f"    ... and {len(leaves) - SHOWN_LEAVES} more: every one is in the report")
+    if explained and steps:
+        trace = step_explanation(d.scenario, steps[0])
+        if trace:
+            lines.append(f"  how the model decides step {steps[0]} (gateproof explain):")
+            lines += [line for text in trace for line in textwrap.wrap(text, width - 8, initial_indent="    | ",
+                                                                         subsequent_indent="    |     ", drop_whitespace=False) or ["    |"]]
+    if d.replay_command:
+        lines.append(f"  replay:  {d.replay_command}")
+    if d.replay_path:
+        lines.append(f"  explain: gateproof explain {shlex.quote(d.replay_path)}")
+    return lines
+

@@ -1,0 +1,143 @@
+"""``results.jsonl``: a campaign written as it runs, one JSON record a line, and read back whole for any report.
+
+Four kinds of record, each an object whose ``record`` names it
+(``conformance/schema/results-record.schema.json``):
+
+- ``campaign``, the first line: the gateproof version, when the campaign
+  started and the settings it ran with;
+- ``verdict``, the moment each is reached: a scenario that did not simply pass
+  (passing generated scenarios are counted, not listed), with both outcomes
+  when it disagrees;
+- ``implementation``, when an implementation's campaign ends: who it is, what
+  it was expected to do, its counts per family and status, its durations;
+- ``end``, the last line: when the campaign finished.
+
+A campaign cut short leaves its verdicts; a line cut off mid-write is skipped
+when read. Rendering a report needs nothing but this file.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from datetime import datetime, timezone
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import orjson
+
+from ..harness.protocol import Started
+from ..harness.results import Disagreement, Tally, Verdict
+
+FORMAT_VERSION = 1
+
+
+def gateproof_version() -> str:
+    try:
+        return version("gateproof")
+    except PackageNotFoundError:  # pragma: no cover - run from a tree that was never installed
+        return "unknown"
+
+
+def now_text() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class ResultLog:
+    """Appends each record to ``path`` and flushes it, so a campaign stopped at any point keeps what it found."""
+
+    def __init__(self, path: Path, settings: dict):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.handle = path.open("wb")
+        self.started = time.monotonic()
+        self._write({"record": "campaign", "format": FORMAT_VERSION, "gateproof": gateproof_version(), "started": now_text(),
+                     "settings": settings})
+
+    def _write(self, record: dict) -> None:
+        self.handle.write(orjson.dumps(record) + b"\n")
+        self.handle.flush()
+
+    def write(self, verdict: Verdict) -> None:
+        self._write({"record": "verdict", **verdict.serializable()})
+
+    def implementation(self, tally: Tally) -> None:
+        self._write(implementation_record(tally))
+
+    def close(self) -> None:
+        self._write({"record": "end", "finished": now_text(), "seconds": round(time.monotonic() - self.started, 3)})
+        self.handle.close()
+
+
+def implementation_record(tally: Tally) -> dict:
+    return {
+        "record": "implementation", "name": tally.name, "expected": tally.expected,
+        "info": tally.info.body()["started"] if tally.info else None,
+        "unkept": [[family, status, count] for (family, status), count in sorted(tally.unkept.items())],
+        "generated": tally.generated, "generated_seconds": round(tally.generated_seconds, 3), "seconds": round(tally.seconds, 3),
+        "scenarios": tally.scenarios, "first_failure_after": tally.first_failure_after, "restarts": tally.restarts,
+        "reordered": tally.reordered, "notes": list(tally.notes), "lost": tally.lost, "unavailable": tally.unavailable,
+    }
+
+
+def verdict_of(record: dict) -> Verdict:
+    d = record.get("disagreement")
+    disagreement = None if d is None else Disagreement(d["scenario"], d["expected"], d["actual"], d["step"], tuple(d["keys"]),
+                                                       d.get("replay_path"), d.get("replay_command"))
+    return Verdict(record["implementation"], record["phase"], record["family"], record["scenario"], record["status"],
+                   record.get("message", ""), tuple(record.get("rules", ())), record.get("issue"), disagreement, record.get("context") or {})
+
+
+def _info_of(info: dict | None) -> Started | None:
+    if info is None:
+        return None
+    return Started(info["name"], info["version"], info["language"], info["homepage"], info["rules"], info["kinds"], info.get("issues"),
+                   info.get("protocol", 1))
+
+
+def _tally_of(record: dict, verdicts: list[Verdict]) -> Tally:
+    tally = Tally(record["name"], info=_info_of(record.get("info")), verdicts=verdicts,
+                  unkept=Counter({(family, status): count for family, status, count in record["unkept"]}))
+    for key in ("generated", "generated_seconds", "seconds", "scenarios", "first_failure_after", "restarts", "reordered", "lost",
+                "unavailable", "expected"):
+        setattr(tally, key, record.get(key, getattr(tally, key)))
+    tally.notes = list(record.get("notes", ()))
+    return tally
+
+
+class ResultsError(Exception):
+    """A results file that cannot be read as a campaign: which line, and what is wrong with it."""
+
+
+def read_results(path: Path) -> tuple[dict, list[Tally], dict | None]:
+    """The campaign record, each implementation's tally in the order driven, and the end record (None when cut short).
+
+    Verdicts of an implementation whose campaign was cut short are kept under
+    a tally marked lost, so a partial file still renders what it found.
+    """
+    campaign, end, tallies = None, None, []
+    pending: dict[str, list[Verdict]] = {}
+    with path.open("rb") as handle:
+        for number, line in enumerate(handle, 1):
+            try:
+                record = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue  # the last line of a campaign stopped mid-write
+            kind = record.get("record") if isinstance(record, dict) else None
+            try:
+                if kind == "campaign":
+                    campaign = record
+                elif kind == "verdict":
+                    pending.setdefault(record["implementation"], []).append(verdict_of(record))
+                elif kind == "implementation":
+                    tallies.append(_tally_of(record, pending.pop(record["name"], [])))
+                elif kind == "end":
+                    end = record
+                else:
+                    raise ResultsError(f"line {number}: not a results record (no known 'record' field)")
+            except (KeyError, TypeError, ValueError) as error:
+                raise ResultsError(f"line {number}: a {kind} record that cannot be read ({type(error).__name__}: {error})") from None
+    if campaign is None:
+        raise ResultsError("no campaign record: not a results.jsonl written by gateproof verify")
+    for name, verdicts in pending.items():
+        tallies.append(Tally(name, verdicts=verdicts, lost="the campaign was cut short before this implementation finished"))
+    return campaign, tallies, end

@@ -1,0 +1,154 @@
+"""What verify prints when a campaign ends: the disagreements in full, the errors explained, and a summary that fits the screen.
+
+The summary keeps to the terminal's width (100 columns when output is not a
+terminal): one row per implementation expected to conform, the mutants of the
+zoo summed up in one row unless a few were driven or one was missed, and the
+counterexample of each below the table. Every reports format holds the whole
+matrix. Text an implementation wrote is printed as text, never read as markup.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections import defaultdict
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..harness.difference import differences
+from ..harness.expectations import CAUGHT, CONFORMANT, scenario_size, smallest_counterexample
+from ..harness.reports import summary_rows
+from ..harness.results import Tally, Verdict
+from .failure import failure_lines
+
+SHOWN = 3  # disagreements printed in full per implementation expected to conform
+MUTANTS_LISTED = 5  # up to this many caught mutants get a row of their own
+STDERR_LINES = 5
+STYLE = {"conformant": "green", "caught": "cyan", "NOT CONFORMANT": "bold red", "MISSED": "bold red", "unavailable": "yellow",
+         "nothing decided": "bold red"}
+COUNTED = ("passed", "failed", "known", "nondeterministic", "skipped", "errored")
+
+
+def width() -> int:
+    """The terminal's width, or ``COLUMNS``, or 100 when the output goes to a file or a pipe."""
+    return shutil.get_terminal_size((100, 24)).columns
+
+
+def console() -> Console:
+    return Console(width=width(), highlight=False)
+
+
+def errored_lines(tally: Tally, limit: int = 6) -> list[str]:
+    """Each distinct reason a run errored, how often, one case it happened on, and what the implementation last said on stderr."""
+    by_reason: dict[str, list[Verdict]] = defaultdict(list)
+    for verdict in tally.verdicts:
+        if verdict.status == "errored":
+            by_reason[verdict.message].append(verdict)
+    counts = tally.counts()
+    if not by_reason:
+        return []
+    lines = [f"{tally.name}: {counts['errored']} errored run{'s' * (counts['errored'] != 1)}, for {len(by_reason)} reason{'s' * (len(by_reason) != 1)}:"]
+    for reason, verdicts in list(by_reason.items())[:limit]:
+        first = verdicts[0]
+        lines.append(f"  {reason}")
+        lines.append(f"    {len(verdicts)} recorded, for example {first.scenario_id} ({first.family})")
+        stderr = [line for line in first.context.get("stderr", ()) if line.strip()][-STDERR_LINES:]
+        lines += [f"    stderr: {line}" for line in stderr]
+        if "reply" in first.context:
+            lines.append(f"    reply: {first.context['reply'][:300]}")
+    if len(by_reason) > limit:
+        lines.append(f"  ... and {len(by_reason) - limit} more reasons: see the report")
+    return lines
+
+
+def counterexample_line(verdict: Verdict) -> str:
+    """A caught mutant in one line: where its smallest counterexample differs first."""
+    leaves = differences(verdict.disagreement.expected, verdict.disagreement.actual)
+    where = f"{leaves[0].path} [{', '.join(leaves[0].rules) or '-'}]" if leaves else verdict.message
+    return f"{verdict.implementation} caught by {verdict.scenario_id}: {where}"
+
+
+def disagreement_sections(tallies: list[Tally], columns: int, shown: int = SHOWN) -> list[list[str]]:
+    """The disagreements to print in full: up to ``shown`` for each implementation expected to conform."""
+    sections = []
+    for tally in tallies:
+        if tally.expected != CONFORMANT:
+            continue
+        found = distinct_first([v for v in tally.verdicts if v.disagreement is not None and v.status != "known"])
+        for verdict in found[:shown]:
+            sections.append(failure_lines(verdict, columns))
+        if len(found) > shown:
+            sections.append([f"{tally.name}: {len(found) - shown} more disagreements: every one is in results.jsonl and the reports"])
+    return sections
+
+
+def distinct_first(verdicts: list[Verdict]) -> list[Verdict]:
+    """The disagreements, those differing in fields not seen before first, the smallest of each kind leading.
+
+    Forty corpus cases that all differ in one audit field are one fault: the
+    reader sees it once, then the next fault, not forty copies of the first.
+    """
+    ordered = sorted(verdicts, key=lambda v: scenario_size(v.disagreement.scenario))
+    seen, first, rest = set(), [], []
+    for verdict in ordered:
+        paths = tuple(re.sub(r"^results\[\d+\]", "results[]", leaf.path)
+                      for leaf in differences(verdict.disagreement.expected, verdict.disagreement.actual))
+        (rest if paths in seen else first).append(verdict)
+        seen.add(paths)
+    return first + rest
+
+
+def _row(label: str, verdict: str, counts: dict, statuses: tuple[str, ...]) -> list:
+    style = STYLE.get(verdict, "")
+    return [Text(label, overflow="fold"), Text(verdict, style=style), *(Text(str(counts[s]) if counts[s] else "-") for s in statuses)]
+
+
+def summary_table(tallies: list[Tally], every_row: bool = False) -> Table:
+    """One row per implementation expected to conform and per mutant worth a look; the caught mutants summed up in one row."""
+    rows = summary_rows(tallies)
+    # Passed and failed always; a status no implementation has costs a column for nothing.
+    statuses = tuple(s for s in COUNTED if s in ("passed", "failed") or any(r[s] for r in rows))
+    table = Table(title="gateproof verify", title_justify="left")
+    table.add_column("implementation", overflow="fold")
+    table.add_column("verdict", no_wrap=True)
+    for status in statuses:
+        table.add_column("nondet." if status == "nondeterministic" else status, justify="right", no_wrap=True)
+    mutants = [(t, r) for t, r in zip(tallies, rows) if t.expected == CAUGHT]
+    summed = [(t, r) for t, r in mutants if r["verdict"] == "caught"] if len(mutants) > MUTANTS_LISTED and not every_row else []
+    for tally, row in zip(tallies, rows):
+        if (tally, row) not in summed:
+            table.add_row(*_row(tally.name, row["verdict"], row, statuses))
+    if summed:
+        total = {s: sum(r[s] for _, r in summed) for s in COUNTED}
+        table.add_row(*_row(f"{len(summed)} mutants", f"{len(summed)} caught", total, statuses))
+    return table
+
+
+def print_summary(tallies: list[Tally], out: Console, everything: bool = False) -> None:
+    """Disagreements in full, then the errors explained, the counterexamples of the caught mutants, and the summary last.
+
+    ``everything``: every disagreement, and every mutant's counterexample and row.
+    """
+    columns = out.width
+    sections = disagreement_sections(tallies, columns, 10**9 if everything else SHOWN) + list(filter(None, map(errored_lines, tallies)))
+    for section in sections:
+        # Wrapped already where it may be; a command line stays one line, so it can be copied whole.
+        for line in section:
+            out.print(Text(line), soft_wrap=True)
+        out.print()
+    mutants = [t for t in tallies if t.expected == CAUGHT]
+    caught = [smallest_counterexample(t) for t in mutants]
+    if mutants and (len(mutants) <= MUTANTS_LISTED or everything):
+        for verdict in filter(None, caught):
+            out.print(Text(counterexample_line(verdict)), soft_wrap=True)
+            if verdict.disagreement.replay_command:
+                out.print(Text(f"  replay:  {verdict.disagreement.replay_command}"), soft_wrap=True)
+    missed = [t.name for t, v in zip(mutants, caught) if v is None and not t.unavailable]
+    if missed:
+        out.print(Text(f"missed (no disagreement found): {', '.join(missed)}", style="bold red"))
+    for tally in tallies:
+        if tally.lost and not tally.unavailable:
+            out.print(Text(f"{tally.name}: {tally.lost}", style="bold red"))
+    out.print(summary_table(tallies, every_row=everything))

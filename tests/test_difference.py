@@ -1,0 +1,56 @@
+"""The structured difference: every differing leaf under its JSON path, both values whole, absent apart from null, its rules."""
+
+from __future__ import annotations
+
+from gateproof.conformance.harness.difference import ABSENT, Leaf, differences, value_text
+from gateproof.conformance.harness.results import Disagreement, Verdict
+from gateproof.conformance.reports.failure import failure_lines
+
+SEND = {"op": "send", "decision": "refused", "audit": [{"reason": "secretAdjacent", "detail": 'snippet "vault-paths"'}]}
+
+
+def outcome(*results: dict) -> dict:
+    return {"gateproof": 1, "scenario": "s", "rules": "adr-179", "results": list(results)}
+
+
+def test_a_differing_leaf_is_named_by_its_path_with_both_values_and_the_rule_that_decides_it():
+    changed = dict(SEND, audit=[{"reason": "secretAdjacent", "detail": "snippet vault-paths: the whole stored text"}])
+    [leaf] = differences(outcome(SEND), outcome(changed))
+    assert leaf == Leaf("results[0].audit[0].detail", 'snippet "vault-paths"', "snippet vault-paths: the whole stored text", ("C144.14",))
+
+
+def test_a_missing_field_is_absent_never_null():
+    [missing] = differences(outcome(dict(SEND, dropped=None)), outcome(SEND))
+    assert missing.path == "results[0].dropped" and missing.expected is None and missing.actual is ABSENT
+    assert (value_text(missing.expected), value_text(missing.actual)) == ("null", "absent")
+    assert missing.serializable() == {"path": "results[0].dropped", "expected": None, "rules": ["C179.1"]}
+
+
+def test_json_types_differ_where_python_equality_does_not():
+    [leaf] = differences(outcome(dict(SEND, sent=True)), outcome(dict(SEND, sent=1)))
+    assert (leaf.path, leaf.expected, leaf.actual) == ("results[0].sent", True, 1)
+
+
+def test_a_missing_step_is_one_leaf_under_the_result_numbering_rule():
+    [leaf] = differences(outcome(SEND, SEND), outcome(SEND))
+    assert (leaf.path, leaf.actual, leaf.rules) == ("results[1]", ABSENT, ("S001.2",))
+
+
+def test_a_call_field_is_decided_by_the_rule_the_result_names_and_the_field_rule():
+    call = {"op": "call", "decision": "deny", "reason": "not_assigned", "rule": "G001.11", "audit": {"case_id": "CASE-1"}}
+    leaked = dict(call, audit={"case_id": "CASE-1: Customer reports double billing"})
+    [leaf] = differences(outcome(call), outcome(leaked))
+    assert leaf.path == "results[0].audit.case_id" and leaf.rules == ("G001.15", "G001.11")
+    [reason] = differences(outcome(call), outcome(dict(call, reason="role_denied")))
+    assert reason.rules == ("G001.11",)
+
+
+def test_the_terminal_shows_long_values_whole_and_the_model_explanation_of_the_step():
+    long_text = "CASE-1: " + "Customer reports double billing on invoice 77. " * 6
+    scenario = {"gateproof": 1, "id": "s", "kind": "gateway", "rules": "lab-001", "world": {}, "steps": []}
+    d = Disagreement(scenario, outcome({"op": "call", "audit": {"case_id": "CASE-1"}}), outcome({"op": "call", "audit": {"case_id": long_text}}), 0, ("audit",))
+    lines = failure_lines(Verdict("impl", "corpus", "f", "s", "failed", "", ("G001.15",), None, d), width=80)
+    shown = "".join(line.split("actual", 1)[1].strip() if "actual" in line else line.strip() for line in lines if line.startswith("      "))
+    assert long_text.replace(" ", "") in shown.replace(" ", "")
+    assert any(line.strip().startswith("results[0].audit.case_id") for line in lines)
+    assert all(len(line) <= 80 for line in lines)

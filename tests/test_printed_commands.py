@@ -1,0 +1,55 @@
+"""Every command line verify prints for a person to run runs as printed, and does what it says."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness_helpers import fake
+
+BIN = str(Path(sys.executable).parent)
+
+
+def run(command: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", "COLUMNS": "100"}
+    return subprocess.run(command, cwd=cwd, env=environment, capture_output=True, text=True, timeout=600)
+
+
+def printed(output: str, label: str) -> list[str]:
+    """The commands printed after ``label:`` at the start of a line, each as the line holds it."""
+    return [line.split(f"{label}:", 1)[1].strip() for line in output.splitlines() if line.lstrip().startswith(f"{label}:")]
+
+
+@pytest.mark.parametrize("naming", [
+    ["--builtin", "mutant:unsafe-gateway"],
+    ["--", *fake("always_wrong")],
+    ["--", sys.executable, "-m", "gateproof.conformance.implementations.mutant", "unsafe-gateway"],
+], ids=["builtin", "fake-command", "module-command"])
+def test_each_printed_replay_runs_as_printed_and_finds_the_same_disagreement(tmp_path, naming):
+    first = run(["gateproof", "verify", "--examples", "0", "--kinds", "gateway", "--compare", "reason", *naming], tmp_path)
+    assert first.returncode in (0, 1), first.stderr
+    replays = printed(first.stdout, "replay")
+    assert replays, first.stdout
+    for command in replays:
+        again = run(shlex.split(command), tmp_path)
+        # A replay of a mutant's counterexample still catches it (exit 0); of an implementation given by command, still fails it.
+        assert again.returncode == first.returncode, (command, again.stdout, again.stderr)
+        assert "--compare reason" in command
+        records = [json.loads(line) for line in (tmp_path / "gateproof-verify" / "results.jsonl").read_text().splitlines()]
+        verdicts = [r for r in records if r["record"] == "verdict"]
+        assert [v["phase"] for v in verdicts] == ["replay"] and verdicts[0]["status"] == "failed"
+
+
+def test_each_printed_explain_runs_as_printed(tmp_path):
+    first = run(["gateproof", "verify", "--examples", "0", "--kinds", "gateway", "--", *fake("always_wrong")], tmp_path)
+    explains = printed(first.stdout, "explain")
+    assert explains, first.stdout
+    for command in explains:
+        explained = run(shlex.split(command), tmp_path)
+        assert explained.returncode == 0 and "call" in explained.stdout, explained.stderr
