@@ -122,6 +122,8 @@ def run_campaign(name, argv, naming, campaign: CampaignSettings, replays, corpus
 @click.option("--disagreements", type=click.IntRange(min=1), default=3, show_default=True,
               help="Distinct shrunk disagreements to search for per rule version.")
 @click.option("--exitfirst", "-x", is_flag=True, help="Stop each implementation's campaign at its first disagreement (after the corpus, or the batch it came in).")
+@click.option("--corpus/--no-corpus", "with_corpus", default=True, show_default=True,
+              help="Run the corpus before the generated scenarios; --no-corpus: generated scenarios only.")
 @click.option("--known", "known_path", type=click.Path(dir_okay=False), help="A file of known divergences, each with its issue link.")
 @click.option("--replay", "replays", multiple=True, type=click.Path(dir_okay=False), help="Run only these scenario files (a saved disagreement).")
 @click.option("--out", "out", type=click.Path(file_okay=False), default="gateproof-verify", show_default=True,
@@ -131,7 +133,7 @@ def run_campaign(name, argv, naming, campaign: CampaignSettings, replays, corpus
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no details: the summary alone.")
 @click.option("--verbose", "-v", is_flag=True, help="Every disagreement in full, and a row for every mutant.")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
-def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disagreements, exitfirst, known_path, replays, out, report_formats, quiet, verbose, command) -> None:
+def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disagreements, exitfirst, with_corpus, known_path, replays, out, report_formats, quiet, verbose, command) -> None:
     """Drive implementations through the protocol: the corpus, then generated scenarios, held to the model.
 
     Name each implementation with --builtin NAME or give its command after --
@@ -155,7 +157,8 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
             fail(f"{known_path}: {error}")
     implementations = chosen_implementations(builtins, command)
     campaign = CampaignSettings(level, examples, seed, rules, kinds, timeout, window, known, Path(out), disagreements=disagreements, exitfirst=exitfirst)
-    replayed, corpus = read_replays(replays), [c for c in load_corpus() if is_selected(c.scenario, campaign)]
+    replayed = read_replays(replays)
+    corpus = [c for c in load_corpus() if is_selected(c.scenario, campaign)] if with_corpus else []
     console = Console(stderr=True, highlight=False, quiet=quiet)
     settings = {"compare": level, "examples": examples, "seed": seed, "rules": list(rules) if rules else None, "kinds": list(kinds),
                 "timeout": timeout, "implementations": [list(naming) for _, _, naming in implementations]}

@@ -1,23 +1,38 @@
 #!/bin/sh
-# The main job: decide and explain the shipped example scenarios, one story
-# per ADR from 164 to 179, and show where two consecutive versions part.
+# A short guided tour of gateproof, in four stops: a refusal explained rule by
+# rule, where two rule versions part, a wrong implementation caught and shown
+# field by field, and every built-in implementation held to the model. What is
+# long goes to files under one folder, named as they are written.
 set -e
 cd "$(dirname "$0")"
-for scenario in forced-snippet-refused undeclared-installation observe-mode fallback-drags-to-external \
-    gateway-poisoned-runbook gateway-cross-tenant-probe gateway-next-checks \
-    adr-164-queued-run-binds adr-165-resume-regates adr-166-deactivation-keeps-the-class \
-    adr-175-tie-names-one-source adr-179-dropped-sources-recorded; do
-  echo "=================================================================="
-  gateproof explain "$scenario.json"
-  echo
-  echo "--- outcome (gateproof decide $scenario.json) ---"
-  gateproof decide "$scenario.json"
-  echo
-done
-echo "=================================================================="
-echo "--- where adr-166 and adr-175 part (gateproof diff --from adr-166 --to adr-175) ---"
-gateproof diff --from adr-166 --to adr-175 --output "${TMPDIR:-/tmp}/gateproof-diff"
-echo "=================================================================="
-echo "--- every built-in implementation, conformant ones and the mutant zoo (gateproof verify --builtin all) ---"
-# Exit 0 only when reference, node and cedar conform and every mutant is caught.
-gateproof verify --builtin all --disagreements 1 --out "${TMPDIR:-/tmp}/gateproof-verify"
+out="${TMPDIR:-/tmp}/gateproof-demo"
+examples="${GATEPROOF_DEMO_EXAMPLES:-10000}"  # generated scenarios per implementation at stop 4
+rm -rf "$out"
+mkdir -p "$out"
+stop() {
+  printf '\n=== %s\n$ %s\n\n' "$1" "$2"
+}
+
+stop "1/4  A refusal, rule by rule: a forced snippet meets an external provider" \
+  "gateproof explain forced-snippet-refused.json"
+gateproof explain forced-snippet-refused.json
+gateproof decide forced-snippet-refused.json > "$out/forced-snippet-refused.outcome.json"
+echo
+echo "The outcome document an implementation must answer: $out/forced-snippet-refused.outcome.json"
+
+stop "2/4  Where ADR-166 and ADR-175 part: proved with z3, then searched" \
+  "gateproof diff --from adr-166 --to adr-175 --output $out/diff"
+gateproof diff --from adr-166 --to adr-175 --output "$out/diff"
+
+stop "3/4  A wrong implementation (a tie names the first source), found, shrunk and shown" \
+  "gateproof verify --no-corpus --examples 2000 -x --out $out/wrong -- python -m gateproof.conformance.implementations.mutant first-wins-ties"
+status=0
+gateproof verify --no-corpus --examples 2000 -x --out "$out/wrong" -- python -m gateproof.conformance.implementations.mutant first-wins-ties || status=$?
+[ "$status" -eq 1 ]  # verify says NOT CONFORMANT, as it must
+
+stop "4/4  Every built-in: reference, node and cedar must conform, each mutant must be caught" \
+  "gateproof verify --builtin all --examples $examples --disagreements 1 --report html --report markdown --out $out/verify --quiet"
+gateproof verify --builtin all --examples "$examples" --disagreements 1 --report html --report markdown --out "$out/verify" --quiet
+echo
+echo "Reports: $out/verify/report.html and report.md; every verdict: $out/verify/results.jsonl"
+echo "More stories, one per ADR: for f in examples/*.json; do gateproof explain \$f; done"

@@ -65,7 +65,7 @@ def failure_lines(verdict: Verdict, width: int = 100, explained: bool = True) ->
         trace = step_explanation(d.scenario, steps[0])
         if trace:
             lines.append(f"  how the model decides step {steps[0]} (gateproof explain):")
-            lines += [line for text in trace for line in textwrap.wrap(text, width - 8, initial_indent="    | ",
+            lines += [line for text in trace for line in textwrap.wrap(text, width, initial_indent="    | ",
                                                                          subsequent_indent="    |     ", drop_whitespace=False) or ["    |"]]
     if d.replay_command:
         lines.append(f"  replay:  {d.replay_command}")
