@@ -1,0 +1,59 @@
+"""What verify prints: scenarios counted once, the summary within the terminal's width, colour only when wanted."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from gateproof.conformance.harness.campaign import Campaign, CampaignSettings, is_selected
+from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.implementations import BUILTINS
+
+from harness_helpers import fake
+
+
+def test_each_scenario_is_counted_once_though_disagreements_are_confirmed_and_reduced():
+    advanced, described = [], []
+    settings = CampaignSettings(level="full", examples=600, disagreements=2, rules=("adr-179",))
+    campaign = Campaign("mutant:first-wins-ties", BUILTINS["mutant:first-wins-ties"], settings,
+                        advance=lambda: advanced.append(1), describe=described.append)
+    corpus = [c for c in load_corpus() if is_selected(c.scenario, settings)]
+    campaign.start()
+    campaign.run_corpus(corpus)
+    campaign.run_generated()
+    tally = campaign.finish()
+    assert any(v.phase == "generated" and v.status == "failed" for v in tally.verdicts)  # a reduction did run
+    assert any(text.startswith("reducing a disagreement") for text in described)
+    assert len(advanced) == tally.scenarios == len(corpus) + tally.generated == sum(tally.counts().values())
+    assert tally.generated <= settings.examples
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+COLOUR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-8]|9[0-7])[;m]")
+
+
+def run_verify(*arguments: str, **environment: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}", **environment}
+    return subprocess.run(["gateproof", "verify", *arguments], env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_the_summary_keeps_to_the_width_and_no_color_means_none(tmp_path):
+    done = run_verify("--examples", "0", "--kinds", "gateway", "--out", str(tmp_path), "--builtin", "reference", "--builtin", "mutant:forged-authority",
+                      "--", *fake("always_wrong"), COLUMNS="100", NO_COLOR="1", FORCE_COLOR="1")
+    assert done.returncode == 1
+    table = [ANSI.sub("", line) for line in done.stdout.splitlines() if ANSI.sub("", line)[:1] in "┏┃┡│└"]
+    assert len(table) >= 7 and all(len(line) <= 100 for line in table)
+    assert not COLOUR.search(done.stdout)
+    coloured = run_verify("--examples", "0", "--kinds", "gateway", "--out", str(tmp_path), "--builtin", "reference", FORCE_COLOR="1", COLUMNS="100")
+    assert COLOUR.search(coloured.stdout)  # colour when a terminal is forced and nobody said no
+    piped = run_verify("--examples", "0", "--kinds", "gateway", "--out", str(tmp_path), "--builtin", "reference")
+    assert "\x1b[" not in piped.stdout and max(map(len, piped.stdout.splitlines())) <= 100
+
+
+def test_console_markup_in_an_implementation_text_is_printed_as_text(tmp_path):
+    done = run_verify("--examples", "0", "--kinds", "gateway", "--out", str(tmp_path), "--", *fake("markup_talker"), COLUMNS="100")
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "[bold]" in done.stdout and "[/path]" in done.stdout
