@@ -23,6 +23,7 @@ from .harness.known import read_known
 from .harness.process import StartFailed
 from .harness.protocol import ProtocolError
 from .harness.results import Tally
+from .harness.shards import parse_shard
 from .implementations import BUILTINS, is_mutant, unavailable
 from .reports import terminal
 from .reports.render import FORMATS, render_into
@@ -98,6 +99,8 @@ def run_campaign(name, argv, naming, campaign: CampaignSettings, replays, corpus
         run.start()
     except StartFailed as error:  # said once, below the campaign's disagreements
         return Tally(name or shlex.join(argv), lost=f"did not start: {error}"), False
+    if not replays:
+        progress.update(task, total=run.planned(corpus))
     try:
         if replays:
             run.run_replay(replays)
@@ -124,6 +127,8 @@ def run_campaign(name, argv, naming, campaign: CampaignSettings, replays, corpus
 @click.option("--exitfirst", "-x", is_flag=True, help="Stop each implementation's campaign at its first disagreement (after the corpus, or the batch it came in).")
 @click.option("--corpus/--no-corpus", "with_corpus", default=True, show_default=True,
               help="Run the corpus before the generated scenarios; --no-corpus: generated scenarios only.")
+@click.option("--shard", "shard", default="1/1", metavar="I/N", show_default=True,
+              help="Run only part I of N of the campaign (corpus and generated scenarios); the N parts together are the whole. Merge their results with gateproof report.")
 @click.option("--known", "known_path", type=click.Path(dir_okay=False), help="A file of known divergences, each with its issue link.")
 @click.option("--replay", "replays", multiple=True, type=click.Path(dir_okay=False), help="Run only these scenario files (a saved disagreement).")
 @click.option("--out", "out", type=click.Path(file_okay=False), default="gateproof-verify", show_default=True,
@@ -133,7 +138,7 @@ def run_campaign(name, argv, naming, campaign: CampaignSettings, replays, corpus
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no details: the summary alone.")
 @click.option("--verbose", "-v", is_flag=True, help="Every disagreement in full, and a row for every mutant.")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
-def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disagreements, exitfirst, with_corpus, known_path, replays, out, report_formats, quiet, verbose, command) -> None:
+def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disagreements, exitfirst, with_corpus, shard, known_path, replays, out, report_formats, quiet, verbose, command) -> None:
     """Drive implementations through the protocol: the corpus, then generated scenarios, held to the model.
 
     Name each implementation with --builtin NAME or give its command after --
@@ -149,6 +154,10 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
         wrong = [v for v in given if v not in allowed]
         if wrong:
             fail(f"{name} {wrong[0]}: choose from {', '.join(sorted(allowed))}")
+    try:
+        part = parse_shard(shard)
+    except ValueError as error:
+        fail(f"--shard {error}")
     known = ()
     if known_path:
         try:
@@ -156,12 +165,12 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
         except (OSError, ValueError, ProtocolError) as error:
             fail(f"{known_path}: {error}")
     implementations = chosen_implementations(builtins, command)
-    campaign = CampaignSettings(level, examples, seed, rules, kinds, timeout, window, known, Path(out), disagreements=disagreements, exitfirst=exitfirst)
+    campaign = CampaignSettings(level, examples, seed, rules, kinds, timeout, window, known, Path(out), disagreements=disagreements, exitfirst=exitfirst, shard=part)
     replayed = read_replays(replays)
     corpus = [c for c in load_corpus() if is_selected(c.scenario, campaign)] if with_corpus else []
     console = Console(stderr=True, highlight=False, quiet=quiet)
     settings = {"compare": level, "examples": examples, "seed": seed, "rules": list(rules) if rules else None, "kinds": list(kinds),
-                "timeout": timeout, "implementations": [list(naming) for _, _, naming in implementations]}
+                "timeout": timeout, "shard": [part.index, part.count], "corpus": with_corpus, "implementations": [list(naming) for _, _, naming in implementations]}
     results = Path(out) / "results.jsonl"
     log = ResultLog(results, settings)
     tallies, all_started = [], True

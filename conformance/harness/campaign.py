@@ -29,6 +29,7 @@ from .known import KnownDivergence
 from .process import ImplementationProcess, StartFailed
 from .protocol import RunReply, scenario_rules
 from .results import Tally, Verdict, is_same_reply, judge
+from .shards import WHOLE, Shard, holds_case, share
 
 KINDS = ("ceiling", "gateway")
 DEFAULT_TIMEOUT = 10.0
@@ -49,6 +50,7 @@ class CampaignSettings:
     implementation_arguments: tuple[str, ...] = ()  # how verify names the implementation: --builtin NAME, or -- and its command
     disagreements: int = 3  # distinct shrunk disagreements searched for per rule version: each costs a shrink
     exitfirst: bool = False  # stop at the first disagreement: whether, not where, an implementation departs
+    shard: Shard = WHOLE  # which part of the campaign this run is: see harness/shards.py
 
 
 def targets(campaign: CampaignSettings, decided_kinds, decided_rules) -> list[tuple[str, str]]:
@@ -143,18 +145,27 @@ class Campaign:
         return evolve(verdict, status="nondeterministic", message="answered the same scenario differently twice")
 
     def run_corpus(self, cases: list[CorpusCase]) -> None:
-        chosen = [c for c in cases if is_selected(c.scenario, self.settings)]
+        chosen = [c for c in cases if is_selected(c.scenario, self.settings) and holds_case(self.settings.shard, c.id)]
         self.run_known("corpus", [(c.family, c.rules, c.scenario, c.expected) for c in chosen])
 
     def run_replay(self, scenarios: list[dict]) -> None:
         self.run_known("replay", [("replay", (), s, model_outcome(s)) for s in scenarios])
 
-    def run_generated(self) -> None:
+    def budgets(self) -> list[tuple[str, str, int]]:
+        """(kind, rule version, generated scenarios) for each target, ``examples`` shared among those the implementation decides."""
         info = self.tally.info
         chosen = targets(self.settings, info.kinds, info.rules)
+        examples = self.settings.examples
+        return [(kind, version, examples // len(chosen) + (number < examples % len(chosen))) for number, (kind, version) in enumerate(chosen)]
+
+    def planned(self, cases: list[CorpusCase]) -> int:
+        """How many scenarios this campaign runs, once started: its corpus cases and its share of the generated ones."""
+        held = sum(is_selected(c.scenario, self.settings) and holds_case(self.settings.shard, c.id) for c in cases)
+        return held + sum(share(budget, self.settings.shard) for _, _, budget in self.budgets())
+
+    def run_generated(self) -> None:
         started = time.perf_counter()
-        for number, (kind, version) in enumerate(chosen):
-            budget = self.settings.examples // len(chosen) + (number < self.settings.examples % len(chosen))
+        for kind, version, budget in self.budgets():
             if self.settings.exitfirst and self.tally.first_failure_after is not None:
                 break
             if budget:

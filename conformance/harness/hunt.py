@@ -25,6 +25,7 @@ from ..generation import scenarios
 from ..generation.reducer import reduce
 from .protocol import Outcome, RunReply
 from .results import Disagreement, Verdict, judge
+from .shards import dealt, share
 
 if TYPE_CHECKING:
     from .campaign import Campaign
@@ -53,8 +54,9 @@ class Hunt:
         return judge(c.name, "generated", self.family, scenario, expected, reply, c.settings.level, c.settings.known)
 
     def run(self) -> None:
-        stream = scenarios(self.kind, self.version, self.campaign.settings.seed)
-        left, wanted = self.budget, 1 if self.campaign.settings.exitfirst else self.campaign.settings.disagreements
+        settings = self.campaign.settings
+        stream = dealt(scenarios(self.kind, self.version, settings.seed), self.budget, settings.shard)
+        left, wanted = share(self.budget, settings.shard), 1 if settings.exitfirst else settings.disagreements
         while left > 0 and len(self.found) < wanted:
             batch = list(islice(stream, min(BATCH, left)))
             left -= len(batch)
@@ -134,7 +136,9 @@ class Hunt:
         shrunk, first = (last["verdict"], last["reply"]) if last else (verdict, reply)
         if self.campaign.recurs(smallest, first, CONFIRMATIONS):
             d = shrunk.disagreement
-            named = dict(smallest, id=f"generated.{self.version.replace('+', '.')}.{len(self.found)}")
+            shard = self.campaign.settings.shard
+            part = f".shard{shard.index}of{shard.count}" if shard.count > 1 else ""
+            named = dict(smallest, id=f"generated.{self.version.replace('+', '.')}{part}.{len(self.found)}")
             self.campaign.record(evolve(shrunk, scenario_id=named["id"], disagreement=Disagreement(named, d.expected, d.actual, d.step, d.keys)))
         else:
             self.campaign.record(evolve(shrunk, status="nondeterministic", message="answered the same scenario differently twice"))
