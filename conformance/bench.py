@@ -248,6 +248,7 @@ def bench_conformant(print=print, examples: int = CampaignSettings().examples) -
 
 def main() -> None:
     from . import bench_proofs
+    from .bench_shards import bench_shards
 
     bench_decisions()
     print()
@@ -260,6 +261,8 @@ def main() -> None:
     bench_conformant()
     print()
     bench_mutants()
+    print()
+    bench_shards()
     print()
     bench_proofs.run()
     print()
