@@ -8,6 +8,7 @@ an unknown name is refused with the few closest.
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Callable, Iterable
 
 import click
@@ -16,11 +17,11 @@ VERSIONS_COMMAND = "gateproof rules --versions"
 
 
 def close_matches(value: str, names: Iterable[str], count: int = 3) -> list[str]:
-    """The names closest to ``value``, best first: those it is a part of, then those spelled alike."""
+    """The names closest to ``value``, best first, among those of its kind (``adr-``, ``wrong:``, ``C``) when there are any."""
     names = list(names)
-    containing = [name for name in names if value and value.lower() in name.lower()]
-    alike = difflib.get_close_matches(value, names, n=count, cutoff=0.5)
-    return list(dict.fromkeys([*alike, *containing]))[:count]
+    kind = re.match(r"[^\d:]*:?", value)[0].lower()
+    alike = [name for name in names if kind and name.lower().startswith(kind)] or names
+    return difflib.get_close_matches(value, alike, n=count, cutoff=0.3)
 
 
 def unknown_name_message(what: str, value: str, names: Iterable[str], listing: str) -> str:
