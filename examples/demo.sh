@@ -16,7 +16,7 @@ for scenario in forced-snippet-refused undeclared-installation observe-mode fall
 done
 echo "=================================================================="
 echo "--- where adr-166 and adr-175 part (gateproof diff --from adr-166 --to adr-175) ---"
-gateproof diff --from adr-166 --to adr-175 --output "${TMPDIR:-/tmp}/gateproof-diff"
+gateproof diff --from adr-166 --to adr-175 --out "${TMPDIR:-/tmp}/gateproof-diff"
 echo "=================================================================="
 echo "--- every built-in implementation, conformant ones and the mutant zoo (gateproof verify --builtin all) ---"
 # Exit 0 only when reference, node and cedar conform and every mutant is caught.
