@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -77,7 +78,9 @@ def test_every_printed_command_line_runs():
 
 def test_an_installed_package_reads_the_rules_it_ships(tmp_path):
     """Built as a wheel and installed away from the source tree, gateproof rules still prints an entry: adr/ ships as gateproof.adr."""
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "wheel"), str(ROOT)],
+    # Built from a copy, so that nothing is written into the source tree and no earlier build's files are packed.
+    source = shutil.copytree(ROOT, tmp_path / "source", ignore=shutil.ignore_patterns(".venv", ".git", "build", "*.egg-info", "__pycache__", ".hypothesis", "tests"))
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "wheel"), str(source)],
                            capture_output=True, text=True, timeout=600)
     assert built.returncode == 0, built.stderr
     (wheel,) = (tmp_path / "wheel").glob("gateproof-*.whl")
