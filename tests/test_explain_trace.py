@@ -16,6 +16,7 @@ from gateproof.conformance.cli import main
 from gateproof.conformance.explain import explain_under
 from gateproof.conformance.explain_trace import WIDTH, text_of
 from gateproof.conformance.proofs.replay import decide_names, is_for
+from gateproof.model.scenario.schema import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
@@ -43,6 +44,7 @@ def test_the_trace_is_valid_and_each_step_carries_the_result_decide_gives(path, 
     trace = explain_under(document, rules).document()
     jsonschema.validate(trace, SCHEMA)
     outcome = decided(document, rules)
+    validate("outcome", outcome)  # "rules": "wrong:..." included
     assert trace["rules"] == outcome["rules"] == (rules or document.get("rules", trace["rules"]))
     assert [step["step"] for step in trace["steps"]] == list(range(len(document["steps"])))
     assert [step["op"] for step in trace["steps"]] == [step["op"] for step in document["steps"]]
