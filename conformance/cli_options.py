@@ -83,5 +83,5 @@ def out_option(default: str | None, help: str):
 
 def verbosity_options(function):
     """``--quiet`` (no progress) and ``--verbose`` (a line for each thing done) for a command that shows progress on stderr."""
-    function = click.option("--verbose", "-v", is_flag=True, help="Also print a line on stderr for each step as it is done.")(function)
+    function = click.option("--verbose", "-v", is_flag=True, help="Print progress on stderr as plain lines, one for each thing done, on a terminal too.")(function)
     return click.option("--quiet", "-q", is_flag=True, help="Print no progress on stderr; the results alone.")(function)

@@ -76,7 +76,7 @@ def wrapped_row(name: str, what: str, width: int) -> list[str]:
     return [f"  {name:<{width}}  {text[0]}"] + [f"  {'':<{width}}  {line}" for line in text[1:]]
 
 
-@click.command()
+@click.command(short_help="A rule's text from adr/ by its id; every id with no id; --versions for what --rules takes.")
 @click.argument("rule_id", required=False, metavar="[ID]")
 @click.option("--versions", is_flag=True, help="List the rule versions and wrong variants that --rules accepts.")
 def rules(rule_id: str | None, versions: bool) -> None:
