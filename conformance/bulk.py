@@ -23,11 +23,11 @@ def decided(document, rules: str | None = None) -> dict:
     scenario = read_scenario(document)
     if rules is None:
         return run_scenario(scenario)
-    from .proofs.replay import is_for, run_under  # the prover's variants load only when asked for
+    from .proofs.replay import decided_under, is_for  # the prover's variants load only when asked for
 
     if not is_for(rules, document):
         raise ScenarioError("$", f"--rules {rules} does not apply to this kind of scenario")
-    return run_under(rules, document)
+    return decided_under(rules, document)
 
 
 def decide_line(line: bytes, rules: str | None = None) -> bytes | ScenarioError:

@@ -102,13 +102,18 @@ def check_claim(claim: Claim, version: str, other: str, examples: int, seed: int
     return ClaimCheck(claim, versions, False, copy.deepcopy(broken))
 
 
-def check_claims(left: str, right: str, examples: int = 300, seed: int = 0) -> list[ClaimCheck]:
-    """Every claim that concerns the two versions: pairwise claims once, the others under each version."""
+def claims_to_check(left: str, right: str) -> list[tuple[Claim, str, str]]:
+    """Every claim that concerns the two versions, with the versions to check it under: pairwise claims once, the others under each version."""
     checks = []
     for claim in CLAIMS:
         if claim.pairwise:
             if claim.applies(left, right):
-                checks.append(check_claim(claim, left, right, examples, seed))
+                checks.append((claim, left, right))
         else:
-            checks += [check_claim(claim, version, version, examples, seed) for version in (left, right)]
+            checks += [(claim, version, version) for version in (left, right)]
     return checks
+
+
+def check_claims(left: str, right: str, examples: int = 300, seed: int = 0) -> list[ClaimCheck]:
+    """Every claim of :func:`claims_to_check`, checked."""
+    return [check_claim(claim, version, other, examples, seed) for claim, version, other in claims_to_check(left, right)]

@@ -11,9 +11,10 @@ import sys
 
 import click
 
-from gateproof.model.scenario import ScenarioError, read_scenario
+from gateproof.model.scenario import ScenarioError
 
 from .bulk import decide_lines, decided
+from .cli_options import decidable_names, rules_option
 from .documents import dumps_pretty, parse_json
 
 USAGE_ERROR = 2
@@ -26,6 +27,7 @@ LAZY_COMMANDS = {
     "diff": "gateproof.conformance.cli_diff",
     "verify": "gateproof.conformance.cli_verify",
     "corpus": "gateproof.conformance.cli_corpus",
+    "rules": "gateproof.conformance.cli_rules",
 }
 
 
@@ -39,29 +41,6 @@ class CommandGroup(click.Group):
         if name in LAZY_COMMANDS:
             return getattr(importlib.import_module(LAZY_COMMANDS[name]), name)
         return super().get_command(ctx, name)
-
-
-class RulesChoice(click.Choice):
-    """``--rules``: the rule versions, and for ``decide`` the wrong variants too, listed only when help or a value needs them."""
-
-    def __init__(self, versions_only: bool = False) -> None:
-        self.versions_only = versions_only
-        super().__init__([])
-
-    @property
-    def choices(self):
-        if self.versions_only:
-            from gateproof.model.gateway.gate import GATEWAY_VERSIONS
-            from gateproof.model.versions import VERSIONS
-
-            return [*VERSIONS, *GATEWAY_VERSIONS]
-        from .proofs.replay import decide_names
-
-        return decide_names()
-
-    @choices.setter
-    def choices(self, _value) -> None:
-        pass
 
 
 def fail(message: str) -> None:
@@ -79,13 +58,6 @@ def read_input(path: str) -> bytes:
         fail(f"{path}: cannot read ({error.strerror})")
 
 
-def load_scenario(path: str):
-    try:
-        return read_scenario(parse_json(read_input(path)))
-    except ScenarioError as error:
-        fail(f"{path}: {error}")
-
-
 @click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="gateproof")
 def main() -> None:
@@ -96,8 +68,8 @@ def main() -> None:
 @click.argument("path", default="-")
 @click.option("--jsonl", is_flag=True, help="One scenario per line in, one outcome per line out.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="With --jsonl: worker processes deciding lines in parallel.")
-@click.option("--rules", "rules", type=RulesChoice(), default=None,
-              help="Decide under these rules instead of the scenario's own: a rule version, or a deliberately wrong variant (wrong:...).")
+@rules_option(decidable_names, "Decide under these rules instead of the scenario's own: a rule version, or a deliberately wrong variant (wrong:...)",
+              "a rule version or wrong variant")
 def decide(path: str, jsonl: bool, jobs: int, rules: str | None) -> None:
     """Print the model's outcome for the scenario in PATH (- for stdin)."""
     if not jsonl:
@@ -123,30 +95,29 @@ def open_or_fail(path: str):
         fail(f"{path}: cannot read ({error.strerror})")
 
 
-def under_rules(scenario, name: str):
-    """The scenario with the rule version ``name`` in place of its own; a version of the other kind is a usage error."""
-    from attrs import evolve
-
-    from gateproof.model.gateway.gate import GATEWAY_VERSIONS
-    from gateproof.model.scenario.read import Scenario
-    from gateproof.model.versions import rules_named
-
-    is_ceiling = isinstance(scenario, Scenario)
-    if (name in GATEWAY_VERSIONS) == is_ceiling:
-        fail(f"--rules {name} does not apply to this kind of scenario")
-    return evolve(scenario, rules=rules_named(name) if is_ceiling else GATEWAY_VERSIONS[name])
-
-
 @main.command()
 @click.argument("path", default="-")
-@click.option("--rules", "rules", type=RulesChoice(versions_only=True), default=None,
-              help="Explain under this rule version instead of the scenario's own, e.g. each side of a difference gateproof diff found.")
-def explain(path: str, rules: str | None) -> None:
-    """Explain, step by step and rule by rule, how the model decides the scenario in PATH."""
-    from .explain import explain_scenario
+@rules_option(decidable_names, "Explain under these rules instead of the scenario's own: a rule version (e.g. each side of a difference "
+              "gateproof diff found) or a deliberately wrong variant (wrong:...)", "a rule version or wrong variant")
+@click.option("--json", "as_json", is_flag=True, help="Print the trace as one JSON document (conformance/schema/explain-trace.schema.json).")
+def explain(path: str, rules: str | None, as_json: bool) -> None:
+    """Explain, step by step (from step 0) and rule by rule, how the scenario in PATH is decided.
 
-    scenario = load_scenario(path)
-    click.echo(explain_scenario(scenario if rules is None else under_rules(scenario, rules)))
+    Each rule is named by its id; gateproof rules ID prints its text.
+    """
+    from .explain import explain_under
+    from .explain_trace import text_of
+
+    try:
+        trace = explain_under(parse_json(read_input(path)), rules)
+    except ScenarioError as error:
+        fail(f"{path}: {error}")
+    except ValueError as error:
+        fail(str(error))
+    if as_json:
+        sys.stdout.buffer.write(dumps_pretty(trace.document()) + b"\n")
+    else:
+        click.echo(text_of(trace))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -2,6 +2,7 @@
 
 Exit status 0 only when every invariant expected to hold under the chosen
 rules is proved; 1 otherwise; 2 for bad options (click's usage errors).
+Progress goes to stderr, as for ``gateproof diff``.
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ from rich.table import Table
 
 from gateproof.model.versions import DEFAULT_VERSION
 
+from .cli_options import RuleName, out_option, verbosity_options, VERSIONS_COMMAND
 from .documents import dumps_pretty
-from .proofs.catalog import BY_ID
-from .proofs.engine import COUNTEREXAMPLE, DEFAULT_TIMEOUT_SECONDS, PROVED, Result, prove_catalog, rule_names, semantics_named
+from .progress import Progress
+from .proofs.catalog import BY_ID, CATALOG
+from .proofs.engine import COUNTEREXAMPLE, DEFAULT_TIMEOUT_SECONDS, PROVED, Result, rule_names, semantics_named
+from .proofs.engine import prove as prove_invariant
 from .proofs.replay import decoded_counterexample
 from .proofs.send import WRONG_PREFIX
 
@@ -55,6 +59,7 @@ def _result_document(result: Result, decoded, files) -> dict:
             "outcomes": [outcome for _, outcome in decoded],
             "files": files,
             "replay": [replay_command(result.rules, path) for path in files],
+            "explain": [replay_command(result.rules, path, "explain") for path in files],
         },
     }
 
@@ -69,15 +74,11 @@ def _verdict_text(result: Result) -> str:
     return f"[red]unknown[/red] ({result.reason})"
 
 
-def replay_command(rules: str, path: str) -> str:
-    """The command that shows a counterexample file's violation: a wrong variant is named, a rule version is in the file."""
+def replay_command(rules: str, path: str, command: str = "decide") -> str:
+    """The command that shows a counterexample file's violation (or, with ``explain``, why): a wrong variant is named, a rule version is in the file."""
     if rules.startswith(WRONG_PREFIX):
-        return f"gateproof decide --rules {rules} {path}"
-    return f"gateproof decide {path}"
-
-
-def _replay_hint(rules: str, path: str) -> str:
-    return f"{path}: {replay_command(rules, path)} shows it"
+        return f"gateproof {command} --rules {rules} {path}"
+    return f"gateproof {command} {path}"
 
 
 def _print_table(results: list[Result], documents: list[dict], rules: str, bound: int, seconds: float) -> None:
@@ -92,28 +93,38 @@ def _print_table(results: list[Result], documents: list[dict], rules: str, bound
     console.print(table)
     console.print(f"total {seconds:.2f} s")
     for document in documents:
-        for path in (document["counterexample"] or {}).get("files", []):
-            console.print(f"{document['id']} counterexample {_replay_hint(rules, path)}", soft_wrap=True)
+        counterexample = document["counterexample"] or {}
+        for path, decide, explain in zip(counterexample.get("files", []), counterexample.get("replay", []), counterexample.get("explain", [])):
+            console.print(f"{document['id']} counterexample {path}: decided, then explained, by", soft_wrap=True, markup=False)
+            console.print(f"      $ {decide}\n      $ {explain}", soft_wrap=True, markup=False)
     if any(document["counterexample"] and not document["counterexample"]["files"] for document in documents):
-        console.print("--counterexamples DIR writes each counterexample as a scenario to replay", soft_wrap=True)
+        console.print("--out DIR writes each counterexample as a scenario to replay", soft_wrap=True)
 
 
 @click.command()
-@click.option("--rules", "rules", type=click.Choice(rule_names()), default=DEFAULT_VERSION, show_default=True,
-              help="A rule version of the model, or a deliberately wrong variant (wrong:...).")
+@click.option("--rules", "rules", type=RuleName(rule_names, "a rule version or wrong variant the proofs know"), default=DEFAULT_VERSION, show_default=True,
+              help=f"A rule version of the model, or a deliberately wrong variant (wrong:...) ({VERSIONS_COMMAND} lists them; prove takes those marked *).")
 @click.option("--bound", type=click.IntRange(1, MAX_BOUND), default=8, show_default=True,
               help="The most sources and fallbacks of a send, forced records of each kind in a run story, fields of a call.")
 @click.option("--only", type=click.Choice(sorted(BY_ID)), default=None, help="Prove one invariant by its id.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON document.")
 @click.option("--timeout", type=click.FloatRange(min=0.001), default=DEFAULT_TIMEOUT_SECONDS, show_default=True,
               help="Seconds the solver may spend on one invariant before answering unknown.")
-@click.option("--counterexamples", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Write each counterexample as scenario files (and their outcomes under RULES) into this directory.")
-def prove(rules: str, bound: int, only: str | None, as_json: bool, timeout: float, counterexamples: Path | None) -> None:
+@out_option(None, "Write each counterexample as scenario files (and their outcomes under RULES) into this folder.")
+@verbosity_options
+def prove(rules: str, bound: int, only: str | None, as_json: bool, timeout: float, out: str | None, quiet: bool, verbose: bool) -> None:
     """Prove the invariant catalog for every send, run story or call up to BOUND sources, records or fields, or show a counterexample."""
     semantics = semantics_named(rules)
+    counterexamples = None if out is None else Path(out)
+    entries = [entry for entry in CATALOG if only is None or entry.id == only]
     started = time.perf_counter()
-    results = prove_catalog(semantics, bound, only, timeout)
+    results = []
+    with Progress("prove", quiet, verbose) as progress:
+        progress.stage(f"proving {len(entries)} invariant(s) under {rules}, bound {bound}", total=len(entries))
+        for entry in entries:
+            results.append(prove_invariant(entry, semantics, bound, timeout))
+            progress.advance()
+            progress.line(f"{entry.id} {results[-1].outcome} ({results[-1].seconds:.3f}s)")
     seconds = time.perf_counter() - started
     documents = []
     for result in results:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import time
 from random import Random
+from typing import Callable, Iterator
 
 from attrs import frozen
 from hypothesis import HealthCheck, find, settings
@@ -105,10 +106,11 @@ def _settings(examples: int) -> settings:
     return settings(database=None, max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
 
 
-def _differs(left: str, right: str, seen: set):
+def _differs(left: str, right: str, seen: set, on_story: Callable[[], None]):
     older, newer = ordered(left, right)
 
     def condition(document: dict) -> bool:
+        on_story()
         found = first_difference(outcome_under(document, left), outcome_under(document, right))
         if found is None:
             return False
@@ -119,25 +121,32 @@ def _differs(left: str, right: str, seen: set):
     return condition
 
 
-def search_differences(left: str, right: str, examples: int = 1000, limit: int = 3, seed: int = 0) -> list[Difference]:
-    """Up to ``limit`` shrunk stories on which the versions differ, each at a different (op, keys)."""
+def each_difference(left: str, right: str, examples: int = 1000, limit: int = 3, seed: int = 0,
+                    on_story: Callable[[], None] = lambda: None) -> Iterator[Difference]:
+    """Up to ``limit`` shrunk stories on which the versions differ, each at a different (op, keys), each as soon as it is found.
+
+    ``on_story`` is called for every story run under both versions, those tried while shrinking included.
+    """
     older, newer = ordered(left, right)
     seen: set = set()
-    found = []
     started = time.perf_counter()
     for attempt in range(limit):
         try:
-            document = find(lifecycle_scenarios(), _differs(left, right, seen), settings=_settings(examples), random=Random(seed + attempt))
+            document = find(lifecycle_scenarios(), _differs(left, right, seen, on_story), settings=_settings(examples), random=Random(seed + attempt))
         except NoSuchExample:
-            break
+            return
         document = copy.deepcopy(document)
         a, b = outcome_under(document, left), outcome_under(document, right)
         position, keys = first_difference(a, b)
         op = document["steps"][position]["op"]
         difference = Difference(document, position, op, tuple(keys), a, b, documented_consequence(older, newer, op, keys), time.perf_counter() - started)
         seen.add(difference.signature)
-        found.append(difference)
-    return found
+        yield difference
+
+
+def search_differences(left: str, right: str, examples: int = 1000, limit: int = 3, seed: int = 0) -> list[Difference]:
+    """Every difference :func:`each_difference` finds."""
+    return list(each_difference(left, right, examples, limit, seed))
 
 
 def forced_source_count(document: dict) -> int:

@@ -1,82 +1,123 @@
-"""The explained gate, shared by every path that gates: sources, fold, zone, decision, dropped record."""
+"""The explained gate, shared by every path that gates: sources, fold, zone, decision, dropped record.
+
+The fold is read through ``gateproof.model.fold`` at call time, so a wrong
+variant that swaps the model's fold is explained as it decides.
+"""
 
 from __future__ import annotations
 
+from gateproof.model import fold
 from gateproof.model.enforcement import MISSING, is_enforcing, mode_label
-from gateproof.model.fold import UNDECLARED_CLASSIFICATION, with_stricter
+from gateproof.model.scenario.run import dropped_result
 from gateproof.model.sources import Source
+
+from .explain_trace import Applied, shown
 
 
 def class_label(value) -> str:
     return "undeclared" if value is None else value.value
 
 
-def sources_table(sources: tuple[Source, ...]) -> list[str]:
+def class_value(value) -> str | None:
+    return None if value is None else value.value
+
+
+def source_document(source: Source) -> dict:
+    return {"name": source.name, "class": class_value(source.data_class), "origin": source.origin}
+
+
+def sources_applied(sources: tuple[Source, ...], says: str, rules: tuple[str, ...]) -> Applied:
     if not sources:
-        return ["    (none: nothing is injected)"]
-    width = max(len(s.name) for s in sources)
-    return [f"    {i}. {s.name:<{width}}  {class_label(s.data_class):<21}  from the {s.origin}" for i, s in enumerate(sources, 1)]
-
-
-def fold_lines(sources: tuple[Source, ...]) -> list[str]:
-    lines = []
-    previous = UNDECLARED_CLASSIFICATION
-    for i, source in enumerate(sources, 1):
-        running = with_stricter(previous, source)
-        if source.data_class is None:
-            why = "undeclared: changes nothing"
-        elif previous.data_class is None:
-            why = "first declaration: takes over"
-        elif source.data_class.rank > previous.rank:
-            why = "stricter: takes over"
-        elif source.data_class.rank == previous.rank:
-            why = "equally strict: the later source takes over"
-        else:
-            why = "less strict: the running result stays"
-        state = "undeclared" if running.data_class is None else f"{running.data_class.value} by {running.source}"
-        lines.append(f"    after {i}: {state:<60}  ({why})")
-        previous = running
-    return lines or ["    (nothing to fold: undeclared)"]
-
-
-def zone_lines(resolution) -> list[str]:
-    lines = []
-    for hop in resolution.hops:
-        provider = f'provider "{hop.provider}"' if hop.provider else "no provider (fail closed)"
-        subject = f'"{hop.subject}"' if hop.subject else "(none)"
-        lines.append(f"    {hop.via} {subject}: {provider} -> {hop.zone.value}; running zone {hop.running.value}  [{hop.rule}]")
-    return lines
-
-
-def gate_lines(world, trace, result: dict, rules) -> list[str]:
-    """The sources, the fold, the zone and the decision of one gated send, on any path."""
-    lines = []
-    if not rules.gates_forced_sources:
-        lines.append(f"  rules {rules.name}: the gate folds the configuration's sources only  [C164.1]")
-    lines += ["  sources in composition order  [C144.3, C164.3]"] + sources_table(trace.sources)
-    lines += ["  fold: strictest declared class wins, the later source wins a tie  [C144.9]"] + fold_lines(trace.sources)
-    if trace.decision is None:
-        lines.append("  dry run: nothing is sent, so the gate does not run  [C164.5]")
-        return lines
-    if trace.resolution is None:
-        lines.append("  zone: not consulted, nothing is declared  [C144.10]")
+        table = ["(none: nothing is injected)"]
     else:
-        lines += ["  zone: least trusted of the primary provider and one level of fallbacks  [C094.8, C094.10, C149.1]"] + zone_lines(trace.resolution)
-        lines.append(f"  ceiling of {trace.resolution.zone.value}: {trace.decision.ceiling.value}  [C094.4]")
+        width = max(len(s.name) for s in sources)
+        table = [f"{i}. {s.name:<{width}}  {class_label(s.data_class):<21}  from the {s.origin}" for i, s in enumerate(sources)]
+    return Applied("sources", says, rules, table, result=[source_document(s) for s in sources])
+
+
+def _why(previous, source: Source, took: bool) -> str:
+    """Why the running result changed or stayed, read from what the fold did, right rules or wrong."""
+    if source.data_class is None:
+        return "undeclared: takes over" if took else "undeclared: changes nothing"
+    if previous.data_class is None:
+        return "first declaration: takes over" if took else "first declaration, yet the result stays undeclared"
+    rank = source.data_class.rank
+    if rank > previous.rank:
+        return "stricter: takes over" if took else "stricter, yet the running result stays"
+    if rank == previous.rank:
+        return "equally strict: the later source takes over" if took else "equally strict: the earlier source stays"
+    return "less strict, yet it takes over" if took else "less strict: the running result stays"
+
+
+def fold_applied(sources: tuple[Source, ...]) -> Applied:
+    states, running_results = [], []
+    previous = fold.UNDECLARED_CLASSIFICATION
+    for source in sources:
+        running = fold.with_stricter(previous, source)
+        state = "undeclared" if running.data_class is None else f"{running.data_class.value} by {running.source}"
+        states.append((state, _why(previous, source, running is not previous)))
+        running_results.append({"class": class_value(running.data_class), "source": running.source})
+        previous = running
+    width = max((len(state) for state, _ in states), default=0)
+    lines = [f"after {i}: {state:<{width}}  ({why})" for i, (state, why) in enumerate(states)]
+    result = {"class": class_value(previous.data_class), "source": previous.source, "running": running_results}
+    return Applied("fold", "fold: strictest declared class wins, the later source wins a tie", ("C144.9",),
+                   lines or ["(nothing to fold: undeclared)"], {"classes": [class_value(s.data_class) for s in sources]}, result)
+
+
+def zone_applied(resolution) -> Applied:
+    lines, hops = [], []
+    for hop in resolution.hops:
+        provider = f"provider {shown(hop.provider)}" if hop.provider else "no provider (fail closed)"
+        subject = shown(hop.subject) if hop.subject else "(none)"
+        lines.append(f"{hop.via} {subject}: {provider} -> {hop.zone.value}; running zone {hop.running.value}  [{hop.rule}]")
+        hops.append({"via": hop.via, "subject": hop.subject, "provider": hop.provider, "zone": hop.zone.value, "running": hop.running.value, "rule": hop.rule})
+    return Applied("zone", "zone: least trusted of the primary provider and one level of fallbacks", ("C094.8", "C094.10", "C149.1"),
+                   lines, {"hops": hops}, resolution.zone.value)
+
+
+def switch_words(raw) -> str:
+    """The stored enforcement switch in words: never stored, or its stored JSON value."""
+    return "never stored" if raw is MISSING else shown(raw)
+
+
+def switch_value(raw) -> dict:
+    return {"stored": False} if raw is MISSING else {"stored": True, "value": raw}
+
+
+def gate_applied(world, trace, result: dict, rules) -> list[Applied]:
+    """The sources, the fold, the zone and the decision of one gated send, on any path."""
+    applied = []
+    if not rules.gates_forced_sources:
+        applied.append(Applied("configuration-only", f"rules {rules.name}: the gate folds the configuration's sources only", ("C164.1",)))
+    applied += [sources_applied(trace.sources, "sources in composition order", ("C144.3", "C164.3")), fold_applied(trace.sources)]
+    if trace.decision is None:
+        return applied + [Applied("dry-run", "dry run: nothing is sent, so the gate does not run", ("C164.5",))]
+    if trace.resolution is None:
+        applied.append(Applied("zone", "zone: not consulted, nothing is declared", ("C144.10",)))
+    else:
+        zone = trace.resolution.zone.value
+        applied.append(zone_applied(trace.resolution))
+        applied.append(Applied("ceiling", f"ceiling of {zone}: {trace.decision.ceiling.value}", ("C094.4",), inputs={"zone": zone},
+                               result=trace.decision.ceiling.value))
     if trace.decision.enforcing is not None:
-        raw = "never stored" if world.enforcement is MISSING else repr(world.enforcement)
-        lines.append(f"  enforcement switch {raw} reads as {mode_label(is_enforcing(world.enforcement))}  [C113.1, C115.1]")
-    lines.append(f"  decision: {result['decision']}; sent: {'yes' if result['sent'] else 'no'}  [C144.10, C144.11]")
-    lines.append(f"  message: {result['message']}  [C144.12]")
+        mode = mode_label(is_enforcing(world.enforcement))
+        applied.append(Applied("enforcement", f"enforcement switch {switch_words(world.enforcement)} reads as {mode}", ("C113.1", "C115.1"),
+                               inputs={"switch": switch_value(world.enforcement)}, result=mode))
+    decision = {"decision": result["decision"], "sent": result["sent"]}
+    applied.append(Applied("decision", f"decision: {result['decision']}; sent: {'yes' if result['sent'] else 'no'}", ("C144.10", "C144.11"),
+                           inputs={"class": class_value(trace.classification.data_class), "zone": class_value(trace.decision.zone)}, result=decision))
+    applied.append(Applied("message", "message", ("C144.12",), [result["message"]], result=result["message"]))
     if result["exception"]:
-        lines.append(f"  exception: {result['exception']}  [C144.13]")
+        applied.append(Applied("exception", "exception thrown", ("C144.13",), [result["exception"]], result=result["exception"]))
     for record in result["audit"]:
-        lines.append(f"  audit: context_blocked, reason {record['reason']}, detail {record['detail']}, provider {record['provider'] or '(none)'}, user {record['be_user']}, run {record['agentrun_uid']}  [C144.14, C144.15]")
-    return lines
+        details = [f"{key}: {shown(value)}" for key, value in record.items()]
+        applied.append(Applied("audit", "audit record", ("C144.14", "C144.15"), details, result=record))
+    return applied
 
 
-def dropped_lines(trace) -> list[str]:
+def dropped_applied(trace) -> list[Applied]:
     if not trace.dropped:
         return []
-    lines = ["  dropped sources, recorded on the run; never a refusal  [C179.1, C179.2]"]
-    return lines + [f"    {d.label()}" for d in trace.dropped]
+    return [Applied("dropped", "dropped sources, recorded on the run; never a refusal", ("C179.1", "C179.2"),
+                    [d.label() for d in trace.dropped], result=dropped_result(trace.dropped)["dropped"])]

@@ -1,15 +1,32 @@
-"""``gateproof diff``: the search, the documented consequences and the claims."""
+"""``gateproof diff``: the search, the documented consequences, the claims, the report and its exit status."""
 
 import json
+import re
+import shlex
+from pathlib import Path
 
+import jsonschema
+import pytest
 from click.testing import CliRunner
 
+from gateproof.conformance import diff as diff_module
 from gateproof.conformance.claims import CLAIMS, check_claim
 from gateproof.conformance.cli import main
+from gateproof.conformance.cli_diff import unexpected_count
 from gateproof.conformance.diff import documented_consequence, forced_source_count, search_differences
 from gateproof.model.scenario import read_scenario
 
 SAME_NAME = next(c for c in CLAIMS if c.id == "claim.175.same-name")
+SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "conformance" / "schema" / "diff-report.schema.json").read_text())
+
+
+def run_diff(*arguments):
+    return CliRunner().invoke(main, ["diff", *arguments])
+
+
+def printed_commands(text: str) -> list[str]:
+    """Every command the text shows to run: a line of its own after ``$ ``."""
+    return [line.strip()[2:] for line in text.splitlines() if line.strip().startswith("$ ")]
 
 
 def test_166_to_175_differs_on_at_most_two_forced_sources():
@@ -38,27 +55,88 @@ def test_the_same_name_claim_breaks_under_166_and_holds_under_175():
     assert held.held and held.expected
 
 
-def test_the_command_writes_replayable_files_and_a_json_report(tmp_path):
-    result = CliRunner().invoke(main, ["diff", "--from", "adr-175", "--to", "adr-179", "--json", "--no-claims", "--examples", "100", "--output", str(tmp_path)])
+def test_the_command_writes_replayable_files_and_a_json_report_valid_against_its_schema(tmp_path):
+    result = run_diff("--from", "adr-175", "--to", "adr-179", "--json", "--no-claims", "--examples", "100", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
-    assert report["differences"] and all(d["expected"] for d in report["differences"])
+    report = json.loads(result.stdout)
+    jsonschema.validate(report, SCHEMA)
+    assert report["differences"] and all(d["expected"] for d in report["differences"]) and report["unexpected"] == 0
     replayed = json.loads(open(report["differences"][0]["file"]).read())
     assert read_scenario(replayed).rules.name == "adr-175"
 
 
-def test_the_text_report_shows_the_two_versions_side_by_side(tmp_path):
-    result = CliRunner().invoke(main, ["diff", "--from", "adr-179", "--to", "nr-llm", "--no-claims", "--examples", "100", "--output", str(tmp_path)])
+def test_every_printed_command_runs_and_explains_the_step_that_differs(tmp_path):
+    """Each explain command diff prints runs as printed, and its step N is the step whose results differ, under that version."""
+    result = run_diff("--from", "adr-179", "--to", "nr-llm", "--no-claims", "--examples", "100", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert "adr-179" in result.output and "nr-llm" in result.output and "dropped" in result.output
-    hint = next(line for line in result.output.splitlines() if "gateproof explain --rules adr-179" in line)
-    first = hint.split("--rules adr-179 ")[1].split()[0]
-    explained = CliRunner().invoke(main, ["explain", "--rules", "nr-llm", first])
-    assert explained.exit_code == 0 and "under rules nr-llm" in explained.output
+    report = json.loads(run_diff("--from", "adr-179", "--to", "nr-llm", "--no-claims", "--examples", "100", "--out", str(tmp_path / "j"), "--json").stdout)
+    commands = printed_commands(result.stdout)
+    assert commands and len(commands) == sum(len(d["explain"]) for d in report["differences"]) + sum(len(p["replay"]) for p in report["proofs"])
+    for command in commands:
+        arguments = shlex.split(command)
+        assert arguments[0] == "gateproof"
+        done = CliRunner().invoke(main, arguments[1:])
+        assert done.exit_code == 0, (command, done.output)
+        if arguments[1] == "explain":
+            rules, path = arguments[3], arguments[4]
+            entry = next(d for d in report["differences"] if Path(d["file"]).name == Path(path).name)
+            step = entry["step"]
+            assert f"under rules {rules}" in done.output
+            assert re.search(rf"^step {step}: {entry['op']} ", done.output, re.M), done.output
+            trace = json.loads(CliRunner().invoke(main, [*arguments[1:4], "--json", path]).output)
+            side = entry["from_result"] if rules == "adr-179" else entry["to_result"]
+            assert trace["steps"][step]["result"] == side
 
 
-def test_bad_options_exit_2_without_a_traceback(tmp_path):
-    runner = CliRunner()
-    for arguments in (["--from", "adr-999", "--to", "adr-175"], ["--from", "adr-175", "--to", "adr-175"], ["--from", "adr-166", "--to", "adr-175", "--examples", "0"]):
-        result = runner.invoke(main, ["diff", *arguments, "--output", str(tmp_path)])
-        assert result.exit_code == 2 and "Traceback" not in result.output, arguments
+def test_values_are_printed_in_full(tmp_path):
+    result = run_diff("--from", "adr-166", "--to", "adr-175", "--no-claims", "--examples", "300", "--limit", "3", "--out", str(tmp_path))
+    report = json.loads(run_diff("--from", "adr-166", "--to", "adr-175", "--no-claims", "--examples", "300", "--limit", "3", "--out", str(tmp_path), "--json").stdout)
+    flat = " ".join(result.stdout.split())
+    for entry in report["differences"]:
+        for key in entry["keys"]:
+            for side in (entry["from_result"], entry["to_result"]):
+                if key in side:
+                    assert " ".join(json.dumps(side[key], ensure_ascii=False).split()) in flat
+    assert "..." not in result.stdout
+
+
+def test_an_unexpected_difference_exits_1(tmp_path, monkeypatch):
+    """With ADR-179's consequence taken out of what is documented, the dropped record it adds is unexpected: CI sees exit status 1."""
+    monkeypatch.setitem(diff_module.DOCUMENTED, "adr-179", [])
+    result = run_diff("--from", "adr-175", "--to", "adr-179", "--no-claims", "--examples", "100", "--limit", "1", "--out", str(tmp_path))
+    assert result.exit_code == 1, result.output
+    assert "UNEXPECTED: no ADR documents this difference" in result.stdout
+    assert "1 UNEXPECTED result(s): exit status 1" in result.stdout
+
+
+def test_a_claim_found_otherwise_than_documented_counts_as_unexpected():
+    claim = {"status": "held", "expected": "broken"}
+    assert unexpected_count({"differences": [{"expected": True}], "claims": [claim, {"status": "broken", "expected": "broken"}]}) == 1
+    assert unexpected_count({"differences": [{"expected": False}, {"expected": True}], "claims": []}) == 1
+
+
+def test_the_help_documents_the_exit_statuses():
+    text = " ".join(run_diff("--help").output.split())
+    assert "Exit status: 0 when" in text and "1 when any result is UNEXPECTED" in text and "2 for bad options" in text
+
+
+def test_progress_goes_to_stderr_as_plain_lines_and_quiet_silences_it(tmp_path):
+    arguments = ["--from", "adr-175", "--to", "adr-179", "--no-claims", "--examples", "50", "--limit", "1", "--out", str(tmp_path)]
+    shown = run_diff(*arguments)
+    assert "diff: proving adr-175 and adr-179 alike with z3 ..." in shown.stderr and "diff: difference 1 at step" in shown.stderr
+    assert "diff:" not in shown.stdout
+    quiet = run_diff(*arguments, "--quiet")
+    untimed = lambda text: re.sub(r"\d+(\.\d+)?s\b", "Ns", text)  # noqa: E731
+    assert quiet.exit_code == 0 and quiet.stderr == "" and untimed(quiet.stdout) == untimed(shown.stdout)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--from", "adr-999", "--to", "adr-175"], "'adr-999' is not a rule version; closest: adr-"),
+    (["--from", "adr-175", "--to", "adr-175"], "name the same version"),
+    (["--from", "adr-166", "--to", "adr-175", "--examples", "0"], "--examples"),
+    (["--from", "adr-166", "--to", "adr-175", "--output", "x"], "No such option '--output'. Did you mean '--out'?"),
+])
+def test_bad_options_exit_2_without_a_traceback(tmp_path, arguments, message):
+    result = run_diff(*arguments, "--out", str(tmp_path))
+    assert result.exit_code == 2 and "Traceback" not in result.output and message in result.output, arguments
+    assert "pre-164" not in result.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import jsonschema
@@ -29,7 +30,7 @@ def test_the_latest_rules_prove_the_whole_catalog():
 
 def test_json_reports_every_invariant_with_its_result():
     result = run("--bound", "4", "--json")
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     jsonschema.validate(report, REPORT_SCHEMA)
     assert result.exit_code == 0
     assert report["proved_all_expected"] is True
@@ -40,7 +41,7 @@ def test_json_reports_every_invariant_with_its_result():
 def test_a_wrong_variant_yields_a_counterexample_and_exit_status_1():
     result = run("--rules", "wrong:first-wins-ties", "--only", "I005", "--bound", "4", "--json")
     assert result.exit_code == 1
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     jsonschema.validate(report, REPORT_SCHEMA)
     (entry,) = report["results"]
     assert entry["result"] == "counterexample"
@@ -48,7 +49,7 @@ def test_a_wrong_variant_yields_a_counterexample_and_exit_status_1():
 
 
 def test_a_known_departure_exits_0_and_its_counterexample_replays_through_decide(tmp_path):
-    result = run("--rules", "pre-164", "--bound", "4", "--counterexamples", str(tmp_path))
+    result = run("--rules", "pre-164", "--bound", "4", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
     scenarios = sorted(p for p in tmp_path.glob("*.json") if not p.name.endswith(".outcome.json"))
     assert {p.name.split("-")[0] for p in scenarios} == {"I002", "I005"}
@@ -70,23 +71,47 @@ from gateproof.conformance.proofs.replay import WRONG_VARIANTS  # noqa: E402
 
 
 @pytest.mark.parametrize("variant", sorted(WRONG_VARIANTS))
-def test_every_wrong_variants_counterexample_replays_through_decide_rules(variant, tmp_path):
-    result = run("--rules", variant, "--bound", "4", "--counterexamples", str(tmp_path))
+def test_every_command_prove_prints_for_a_counterexample_runs_as_printed(variant, tmp_path):
+    """decide replays the outcome prove wrote, labelled with the variant; explain runs under it and ends on the same results."""
+    result = run("--rules", variant, "--bound", "4", "--out", str(tmp_path))
     assert result.exit_code == 1
     scenarios = sorted(p for p in tmp_path.glob("*.json") if not p.name.endswith(".outcome.json"))
     assert scenarios
-    for scenario in scenarios:
-        assert f"gateproof decide --rules {variant} {scenario}" in result.output
-        decided = CliRunner().invoke(main, ["decide", "--rules", variant, str(scenario)])
-        assert decided.exit_code == 0, decided.output
-        assert json.loads(decided.output) == json.loads(scenario.with_suffix(".outcome.json").read_text())
+    commands = [line.strip()[2:] for line in result.output.splitlines() if line.strip().startswith("$ ")]
+    assert sorted(commands) == sorted(f"gateproof {verb} --rules {variant} {p}" for p in scenarios for verb in ("decide", "explain"))
+    for command in commands:
+        arguments = shlex.split(command)[1:]
+        done = CliRunner().invoke(main, arguments)
+        assert done.exit_code == 0, (command, done.output)
+        expected = json.loads(Path(arguments[-1]).with_suffix(".outcome.json").read_text())
+        assert expected["rules"] == variant
+        if arguments[0] == "decide":
+            assert json.loads(done.output) == expected
+        else:
+            assert f"under rules {variant}" in " ".join(done.output.split())
+            trace = json.loads(CliRunner().invoke(main, [*arguments[:-1], "--json", arguments[-1]]).output)
+            assert [step["result"] for step in trace["steps"]] == expected["results"]
 
 
 def test_the_json_report_carries_the_replay_command(tmp_path):
-    result = run("--rules", "wrong:skips-assignment", "--only", "I014", "--bound", "3", "--json", "--counterexamples", str(tmp_path))
-    (entry,) = json.loads(result.output)["results"]
+    result = run("--rules", "wrong:skips-assignment", "--only", "I014", "--bound", "3", "--json", "--out", str(tmp_path))
+    (entry,) = json.loads(result.stdout)["results"]
     (path,) = entry["counterexample"]["files"]
     assert entry["counterexample"]["replay"] == [f"gateproof decide --rules wrong:skips-assignment {path}"]
+    assert entry["counterexample"]["explain"] == [f"gateproof explain --rules wrong:skips-assignment {path}"]
+
+
+def test_progress_goes_to_stderr_and_quiet_silences_it():
+    shown = run("--bound", "2", "--only", "I001")
+    assert shown.exit_code == 0 and "prove: I001 proved" in shown.stderr and "prove:" not in shown.stdout
+    quiet = run("--bound", "2", "--only", "I001", "--quiet")
+    assert quiet.exit_code == 0 and quiet.stderr == "" and "I001" in quiet.stdout
+
+
+def test_an_unknown_rules_name_names_the_closest_not_every_name():
+    result = run("--rules", "wrong:first-win-ties")
+    assert result.exit_code == 2 and "closest: wrong:first-wins-ties" in result.output and "gateproof rules --versions" in result.output
+    assert "wrong:skips-assignment" not in result.output and "wrong:skips-assignment" not in run("--help").output
 
 
 def test_decide_rules_overrides_the_scenarios_version():

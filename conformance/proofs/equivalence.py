@@ -13,7 +13,7 @@ search to show.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from typing import Callable, Iterator
 
 import z3
 from attrs import frozen
@@ -96,7 +96,13 @@ def smallest_parting(left: Semantics, right: Semantics, subjects: Subjects, boun
     return comparison
 
 
-def compare_versions(left: str, right: str, bound: int, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> list[Comparison]:
-    """Both kinds of subject, for two rule versions of the model."""
+def each_comparison(left: str, right: str, bound: int, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> Iterator[Comparison]:
+    """Both kinds of subject, for two rule versions of the model, each as soon as it is proved or refuted."""
     ours, theirs = semantics_named(left), semantics_named(right)
-    return [smallest_parting(ours, theirs, subjects, bound, timeout_seconds) for subjects in SUBJECTS]
+    for subjects in SUBJECTS:
+        yield smallest_parting(ours, theirs, subjects, bound, timeout_seconds)
+
+
+def compare_versions(left: str, right: str, bound: int, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> list[Comparison]:
+    """Every comparison of :func:`each_comparison`."""
+    return list(each_comparison(left, right, bound, timeout_seconds))

@@ -85,6 +85,15 @@ def run_under(name: str, document: dict) -> dict:
     return run_semantics(DECIDABLE_VARIANTS[name], document)
 
 
+def decided_under(name: str, document: dict) -> dict:
+    """:func:`run_under`, the outcome saying which rules decided it: ``"rules": "wrong:first-wins-ties"``, not the version beneath.
+
+    A harness serving a variant as a mutant keeps :func:`run_under`, whose
+    outcome names the document's version as a faithful implementation would.
+    """
+    return {**run_under(name, document), "rules": name}
+
+
 def replay(domain: Domain, documents: list[tuple[dict, list[int]]], semantics: Semantics) -> tuple[list[dict], list]:
     """Run the documents under ``semantics``: the outcomes, and every subject's verdicts in subject order, flattened."""
     outcomes, by_subject = [], {}
@@ -99,4 +108,4 @@ def decoded_counterexample(domain: Domain, title: str, claim: str, semantics: Se
     """The counterexample's scenario documents, each with its outcome under ``semantics``."""
     documents = domain.documents(title, claim, semantics, subjects)
     outcomes, _ = replay(domain, documents, semantics)
-    return [(document, outcome) for (document, _), outcome in zip(documents, outcomes)]
+    return [(document, {**outcome, "rules": semantics.name}) for (document, _), outcome in zip(documents, outcomes)]
