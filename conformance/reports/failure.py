@@ -21,14 +21,16 @@ SHOWN_LEAVES = 8  # differing fields printed per disagreement; the reports list 
 
 def step_explanation(scenario: dict, step: int) -> list[str]:
     """The lines ``gateproof explain`` gives for the step at ``step`` (counted from 0); empty when it has none."""
-    from ..explain import explain_scenario
+    from ..explain import explained
+    from ..explain_trace import applied_lines
 
     try:
-        text = explain_scenario(read_scenario(scenario))
+        steps = explained(read_scenario(scenario)).steps
     except ScenarioError:
         return []
-    blocks = [block for block in text.split("\n\n") if block.startswith("step ")]
-    return blocks[step].splitlines() if step < len(blocks) else []
+    if step >= len(steps):
+        return []
+    return [f"step {steps[step].number}: {steps[step].says}"] + [line for applied in steps[step].applied for line in applied_lines(applied)]
 
 
 def wrapped(label: str, text: str, width: int, indent: str) -> list[str]:
