@@ -14,6 +14,7 @@ from rich.text import Text
 
 from gateproof.model.scenario import ScenarioError, read_scenario
 
+from .cli_options import VERSIONS_COMMAND, unknown_name_message
 from .documents import parse_json
 from .harness.campaign import KINDS, RULES_OF_KIND, Campaign, CampaignSettings, is_selected
 from .harness.compare import LEVELS
@@ -40,6 +41,14 @@ def fail(message: str) -> None:
 def split_values(values: tuple[str, ...]) -> tuple[str, ...]:
     """Repeated options and comma-separated lists alike: ``--kinds a,b --kinds c``."""
     return tuple(v.strip() for value in values for v in value.split(",") if v.strip())
+
+
+def list_builtins(ctx: click.Context) -> None:
+    for name in BUILTINS:
+        expected = CAUGHT if is_mutant(name) else CONFORMANT
+        why = unavailable(name)
+        click.echo(f"{name:<28} {expected:<15} {'unavailable: ' + why if why else 'available'}")
+    ctx.exit(0)
 
 
 def chosen_implementations(builtins: tuple[str, ...], command: tuple[str, ...]) -> list[tuple[str | None, tuple[str, ...], tuple[str, ...]]]:
@@ -114,10 +123,12 @@ def run_campaign(name, argv, naming, campaign: CampaignSettings, replays, corpus
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--builtin", "builtins", multiple=True, metavar="NAME", help=f"A built-in implementation ({', '.join(BUILTINS)}), or all.")
+@click.option("--builtin", "builtins", multiple=True, metavar="NAME", help="A built-in implementation, or all (--list-builtins lists them).")
+@click.option("--list-builtins", is_flag=True, is_eager=True, expose_value=False, callback=lambda ctx, _param, value: list_builtins(ctx) if value else None,
+              help="List the built-in implementations, what each is expected to do, and whether it can run here; then exit.")
 @click.option("--examples", type=click.IntRange(min=0), default=10_000, show_default=True, help="Generated scenarios for each implementation, shared among its rule versions.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the generated scenarios.")
-@click.option("--rules", "rules", multiple=True, metavar="VERSION", help="Only these rule versions (repeat, or separate by commas).")
+@click.option("--rules", "rules", multiple=True, metavar="VERSION", help=f"Only these rule versions (repeat, or separate by commas; {VERSIONS_COMMAND} lists them).")
 @click.option("--kinds", "kinds", multiple=True, metavar="KIND", help=f"Only these scenario kinds: {', '.join(KINDS)}.")
 @click.option("--compare", "level", type=click.Choice(LEVELS), default="full", show_default=True, help="How strictly outcomes are compared.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True, help="Seconds allowed for each reply.")
@@ -131,7 +142,7 @@ def run_campaign(name, argv, naming, campaign: CampaignSettings, replays, corpus
               help="Run only part I of N of the campaign (corpus and generated scenarios); the N parts together are the whole. Merge their results with gateproof report.")
 @click.option("--known", "known_path", type=click.Path(dir_okay=False), help="A file of known divergences, each with its issue link.")
 @click.option("--replay", "replays", multiple=True, type=click.Path(dir_okay=False), help="Run only these scenario files (a saved disagreement).")
-@click.option("--out", "out", type=click.Path(file_okay=False), default="gateproof-verify", show_default=True,
+@click.option("--out", "out", metavar="DIR", type=click.Path(file_okay=False), default="gateproof-verify", show_default=True,
               help="Where results.jsonl is written as results come, and disagreements are saved as replayable files.")
 @click.option("--report", "report_formats", multiple=True, type=click.Choice(FORMATS),
               help="Also render a report in this format into --out (repeat for more); gateproof report renders one later from results.jsonl.")
@@ -150,10 +161,12 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
     """
     rules, kinds = split_values(rules) or None, split_values(kinds) or KINDS
     every_version = {v for versions in RULES_OF_KIND.values() for v in versions}
-    for name, given, allowed in (("--rules", rules or (), every_version), ("--kinds", kinds, set(KINDS))):
-        wrong = [v for v in given if v not in allowed]
-        if wrong:
-            fail(f"{name} {wrong[0]}: choose from {', '.join(sorted(allowed))}")
+    wrong = [v for v in rules or () if v not in every_version]
+    if wrong:
+        fail(f"--rules {unknown_name_message('a rule version', wrong[0], sorted(every_version), VERSIONS_COMMAND)}")
+    wrong = [v for v in kinds if v not in KINDS]
+    if wrong:
+        fail(f"--kinds {wrong[0]}: choose from {', '.join(KINDS)}")
     try:
         part = parse_shard(shard)
     except ValueError as error:

@@ -101,7 +101,7 @@ def test_an_implementation_that_fails_start_exits_2_without_a_traceback():
 @pytest.mark.parametrize("arguments, problem", [
     ([], "name an implementation"),
     (["--builtin", "nope"], "no such built-in"),
-    (["--builtin", "reference", "--rules", "adr-999"], "--rules adr-999"),
+    (["--builtin", "reference", "--rules", "adr-999"], "--rules 'adr-999' is not a rule version"),
     (["--builtin", "reference", "--kinds", "email"], "--kinds email"),
     (["--builtin", "reference", "--report", "pdf"], "pdf"),
     (["--builtin", "reference", "--replay", "missing.json"], "cannot read"),
@@ -152,3 +152,10 @@ def test_exitfirst_stops_generating_after_the_batch_that_disagreed():
     campaign.run_generated()
     tally = campaign.finish()
     assert [v.status for v in tally.verdicts] == ["failed"] and tally.generated - tally.first_failure_after < BATCH
+
+
+def test_list_builtins_names_each_with_what_it_must_do():
+    result = verify("--list-builtins")
+    lines = result.output.splitlines()
+    assert result.exit_code == 0 and lines[0].split()[:2] == ["reference", "conformant"]
+    assert any(line.startswith("mutant:forged-authority") and "must be caught" in line for line in lines)
