@@ -21,8 +21,8 @@ echo
 echo "The outcome document an implementation must answer: $out/forced-snippet-refused.outcome.json"
 
 stop "2/4  Where ADR-166 and ADR-175 part: proved with z3, then searched" \
-  "gateproof diff --from adr-166 --to adr-175 --out $out/diff"
-gateproof diff --from adr-166 --to adr-175 --out "$out/diff"
+  "gateproof diff --from adr-166 --to adr-175 --limit 1 --quiet --out $out/diff"
+gateproof diff --from adr-166 --to adr-175 --limit 1 --quiet --out "$out/diff"
 
 stop "3/4  A wrong implementation (a tie names the first source), found, shrunk and shown" \
   "gateproof verify --no-corpus --examples 2000 -x --out $out/wrong -- python -m gateproof.conformance.implementations.mutant first-wins-ties"
