@@ -6,7 +6,7 @@ variant that swaps the model's fold is explained as it decides.
 
 from __future__ import annotations
 
-from gateproof.model import fold
+from gateproof.model import fold, lattice
 from gateproof.model.enforcement import MISSING, is_enforcing, mode_label
 from gateproof.model.scenario.run import dropped_result
 from gateproof.model.sources import Source
@@ -42,20 +42,26 @@ def _why(previous, source: Source, took: bool) -> str:
     if previous.data_class is None:
         return "first declaration: takes over" if took else "first declaration, yet the result stays undeclared"
     rank = source.data_class.rank
-    if rank > previous.rank:
+    running = lattice.rank_of(previous.data_class)
+    if rank > running:
         return "stricter: takes over" if took else "stricter, yet the running result stays"
-    if rank == previous.rank:
+    if rank == running:
         return "equally strict: the later source takes over" if took else "equally strict: the earlier source stays"
     return "less strict, yet it takes over" if took else "less strict: the running result stays"
+
+
+def running_folds(sources: tuple[Source, ...]) -> list[tuple[fold.Classification, bool]]:
+    """The fold after each source, and whether that source took over: the model's own fold of each prefix."""
+    ranks = tuple(lattice.rank_of(source.data_class) for source in sources)
+    return [(fold.fold(sources[:end]), lattice.fold_ranks(ranks[:end])[1] == end - 1) for end in range(1, len(sources) + 1)]
 
 
 def fold_applied(sources: tuple[Source, ...]) -> Applied:
     states, running_results = [], []
     previous = fold.UNDECLARED_CLASSIFICATION
-    for source in sources:
-        running = fold.with_stricter(previous, source)
+    for source, (running, took) in zip(sources, running_folds(sources)):
         state = "undeclared" if running.data_class is None else f"{running.data_class.value} by {running.source}"
-        states.append((state, _why(previous, source, running is not previous)))
+        states.append((state, _why(previous, source, took)))
         running_results.append({"class": class_value(running.data_class), "source": running.source})
         previous = running
     width = max((len(state) for state, _ in states), default=0)

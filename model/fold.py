@@ -7,7 +7,7 @@ from typing import Iterable
 from attrs import frozen
 
 from .ladder import DataClass
-from .lattice import UNDECLARED, takes_over
+from .lattice import NO_SOURCE, UNDECLARED, fold_ranks, rank_of
 from .sources import Source
 
 
@@ -18,29 +18,26 @@ class Classification:
     data_class: DataClass | None = None
     source: str = ""
 
-    @property
-    def rank(self) -> int:
-        return UNDECLARED if self.data_class is None else self.data_class.rank
-
 
 UNDECLARED_CLASSIFICATION = Classification()
 
 
-def with_stricter(running: Classification, source: Source) -> Classification:
-    """C144.9, C164.4: the source replaces the running result when :func:`takes_over` says so; ties go to the later source.
-
-    The result carries the name of the source that set the class, so a
-    refusal names whichever source, configured or forced, is the reason.
-    """
-    new_rank = UNDECLARED if source.data_class is None else source.data_class.rank
-    if takes_over(running.rank, new_rank):
-        return Classification(source.data_class, source.name)
-    return running
+#: Each class at its rank, so the fold's final rank reads back as the class it stands for.
+CLASS_OF_RANK = tuple(DataClass)
 
 
 def fold(sources: Iterable[Source]) -> Classification:
-    """C144.9: start undeclared and fold every source in list order."""
-    running = UNDECLARED_CLASSIFICATION
-    for source in sources:
-        running = with_stricter(running, source)
-    return running
+    """C144.9, C164.4: the strictest declared class of the sources in list order, named by the source that set it.
+
+    The fold itself is :func:`lattice.fold_ranks`, the very definition the
+    proofs reason about: start undeclared, and let each source whose rank
+    :func:`lattice.takes_over` the running one replace it, so a tie goes to
+    the later source. Its final rank is the class; the position it reports
+    names the source, configured or forced, that a refusal gives as the reason.
+    """
+    sources = tuple(sources)
+    rank, winner = fold_ranks(tuple(rank_of(source.data_class) for source in sources))
+    if winner == NO_SOURCE:
+        return UNDECLARED_CLASSIFICATION
+    return Classification(None if rank == UNDECLARED else CLASS_OF_RANK[rank], sources[winner].name)
+

@@ -66,11 +66,11 @@ def test_counterexample_replays_through_the_model_and_shows_the_violation(entry,
 
 
 def test_a_wrong_variant_is_withdrawn_when_its_proof_ends():
-    originals = (lattice.takes_over, fold.takes_over, gate.decide, gate.is_sent)
+    originals = (lattice.takes_over, lattice.fold_ranks, fold.fold_ranks, gate.decide, gate.is_sent)
     for variant in WRONG_RULES.values():
         with variant.in_force():
             pass
-    assert (lattice.takes_over, fold.takes_over, gate.decide, gate.is_sent) == originals
+    assert (lattice.takes_over, lattice.fold_ranks, fold.fold_ranks, gate.decide, gate.is_sent) == originals
 
 
 def test_the_catalog_proves_at_bound_8_well_within_ten_seconds():

@@ -79,7 +79,7 @@ def test_model_fold_is_the_rank_fold_in_both_interpretations(ranks):
     folded = fold(sources)
     term_rank, term_winner = lattice.fold_ranks([symbolic(r) for r in ranks], ops=Z3)
     for rank, winner in (lattice.fold_ranks(ranks), (evaluated(term_rank), evaluated(term_winner))):
-        assert folded.rank == rank
+        assert lattice.rank_of(folded.data_class) == rank
         assert folded.source == ("" if winner == lattice.NO_SOURCE else sources[winner].name)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from gateproof.model import fold, gate, lattice, lifecycle
+from gateproof.model import gate, lattice, lifecycle
 from gateproof.model.gate import Decision
 from gateproof.model.ladder import DataClass
 from gateproof.model.lattice import CEILING_RANKS, OBSERVED, PERMITTED, REFUSED, UNDECLARED
@@ -26,7 +26,6 @@ _right_decide = gate.decide
 _right_decision_kind = lattice.decision_kind
 _right_gated_sources = run.gated_sources
 _right_fold_ranks = lattice.fold_ranks
-_right_with_stricter = fold.with_stricter
 
 
 def first_wins_ties(running_rank, new_rank, ops=lattice.CONCRETE):
@@ -87,13 +86,6 @@ def undeclared_as_public_ranks(ranks, listed=None, ops=lattice.CONCRETE):
     return _right_fold_ranks(tuple(ops.If(rank == UNDECLARED, public, rank) for rank in ranks), listed, ops)
 
 
-def undeclared_as_public_with_stricter(running, source):
-    """The concrete side of :func:`undeclared_as_public_ranks`."""
-    if source.data_class is None:
-        source = evolve(source, data_class=DataClass.PUBLIC_CONTENT)
-    return _right_with_stricter(running, source)
-
-
 def gated_only_with_forced_set(send, rules, ops):
     """The gate runs only when the run carries a forced set; otherwise nothing is folded."""
     carries_forced = ops.Or(*(ops.And(listed, forced) for listed, forced in zip(send.listed, send.forced)))
@@ -138,7 +130,7 @@ WRONG_RULES: dict[str, Semantics] = {
         _variant(
             "undeclared-as-public",
             undeclared_as_public_ranks.__doc__,
-            {lattice.fold_ranks: undeclared_as_public_ranks, fold.with_stricter: undeclared_as_public_with_stricter},
+            {lattice.fold_ranks: undeclared_as_public_ranks},
         ),
         _variant(
             "gate-only-with-forced-set",
