@@ -14,7 +14,7 @@ import click
 from gateproof.model.scenario import ScenarioError, read_scenario
 
 from .bulk import decide_lines, decided
-from .documents import dumps_pretty, parse_json
+from .documents import dumps_pretty, parse_json, read_document, read_lines
 
 USAGE_ERROR = 2
 
@@ -72,9 +72,9 @@ def fail(message: str) -> None:
 def read_input(path: str) -> bytes:
     try:
         if path == "-":
-            return sys.stdin.buffer.read()
+            return read_document(sys.stdin.buffer)
         with open(path, "rb") as handle:
-            return handle.read()
+            return read_document(handle)
     except OSError as error:
         fail(f"{path}: cannot read ({error.strerror})")
 
@@ -109,11 +109,15 @@ def decide(path: str, jsonl: bool, jobs: int, rules: str | None) -> None:
         return
     out = sys.stdout.buffer
     stream = sys.stdin.buffer if path == "-" else open_or_fail(path)
-    for number, result in decide_lines(stream, jobs, rules):
-        if isinstance(result, ScenarioError):
-            out.flush()
-            fail(f"{path}: line {number}: {result}")
-        out.write(result + b"\n")
+    try:
+        for number, result in decide_lines(read_lines(stream), jobs, rules):
+            if isinstance(result, ScenarioError):
+                out.flush()
+                fail(f"{path}: line {number}: {result}")
+            out.write(result + b"\n")
+    except OSError as error:
+        out.flush()
+        fail(f"{path}: cannot read ({error.strerror})")
 
 
 def open_or_fail(path: str):
