@@ -8,14 +8,13 @@ from pathlib import Path
 
 import click
 from attrs import evolve
-import orjson
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from gateproof.model.scenario import ScenarioError, read_scenario
 
-from .documents import parse_json
+from .documents import dumps, parse_json
 from .harness.campaign import KINDS, RULES_OF_KIND, Campaign, CampaignSettings, is_selected
 from .harness.compare import LEVELS
 from .harness.corpus import load_corpus
@@ -80,7 +79,7 @@ class ResultLog:
         self.handle = path.open("wb")
 
     def write(self, verdict) -> None:
-        self.handle.write(orjson.dumps(verdict.serializable()) + b"\n")
+        self.handle.write(dumps(verdict.serializable()) + b"\n")
         self.handle.flush()
 
 

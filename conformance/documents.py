@@ -14,7 +14,7 @@ import json
 import orjson
 
 from gateproof.model.scenario import ScenarioError
-from gateproof.model.scenario.document import MAX_DEPTH, MAX_DOCUMENT_BYTES, check_depth, check_repeated_keys, read_object
+from gateproof.model.scenario.document import MAX_DEPTH, MAX_DOCUMENT_BYTES, check_depth, check_repeated_keys, check_size, read_object
 from gateproof.model.scenario.errors import join_path
 
 # orjson reads an integer below -2**63 or above 2**64 - 1 as a float; a run of
@@ -117,16 +117,17 @@ def _read_exactly(raw: bytes, fast_error: str | None):
     return document
 
 
-def parse_json(data: bytes | str, where: str = "$", repeats=check_repeated_keys) -> object:
+def parse_json(data: bytes | str, where: str = "$", repeats=check_repeated_keys, limit: int | None = MAX_DOCUMENT_BYTES) -> object:
     """Parse one JSON document exactly; anything S001.4–S001.6 refuse is a :class:`ScenarioError` at ``where``.
 
     ``repeats`` judges the objects that write a key twice (by default, as a
     scenario document: invalid outside a call's proposal); None keeps them all.
+    ``limit`` is the most bytes the text may hold (None: any number).
     """
     raw = data.encode() if isinstance(data, str) else data
     try:
-        if len(raw) > MAX_DOCUMENT_BYTES:
-            raise ScenarioError("$", f"larger than {MAX_DOCUMENT_BYTES} bytes")
+        if limit is not None:
+            check_size(len(raw), limit)
         try:
             document = orjson.loads(raw)
         except orjson.JSONDecodeError as error:

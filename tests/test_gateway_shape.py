@@ -58,7 +58,7 @@ def test_shape_is_judged_before_the_session_and_any_record():
     # A revoked session, a foreign case and an external destination: the shape still decides first.
     steps = [{"op": "revoke_session", "session": "eve"}, call("export_case", {"case_id": "CASE-1", "destination_id": 3}, session="eve")]
     assert results(*steps)[1]["reason"] == "malformed_input"
-    assert [c.rule for c in check_shape("export_case", {"case_id": "CASE-1"})] == ["G001.1", "G001.2", "G001.3", "G001.4"]
+    assert [c.rule for c in check_shape("export_case", {"case_id": "CASE-1"})] == ["G001.1", "G001.2", "G001.17", "G001.3", "G001.4"]
 
 
 @pytest.mark.rule("G002.7")

@@ -16,6 +16,12 @@ MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
 MAX_DEPTH = 64
 
 
+def check_size(size: int, limit: int = MAX_DOCUMENT_BYTES) -> None:
+    """S001.4: a :class:`ScenarioError` for a document of ``size`` bytes when that is more than ``limit``."""
+    if size > limit:
+        raise ScenarioError("$", f"larger than {limit} bytes")
+
+
 class RepeatedKeys(dict):
     """A JSON object whose text writes some key more than once (S001.6).
 
