@@ -53,7 +53,7 @@ class RepeatedKeys(dict):
     def __eq__(self, other):
         if isinstance(other, RepeatedKeys):
             return self.pairs == other.pairs
-        return False  # no plain object equals one that repeats a key
+        return not self.repeated() and dict.__eq__(self, other)  # no plain object equals one that repeats a key
 
     def __ne__(self, other):
         return not self == other
@@ -119,7 +119,7 @@ def check_repeated_keys(document: object) -> None:
     stack = [(document, ())]
     while stack:
         value, path = stack.pop()
-        if isinstance(value, RepeatedKeys) and not _is_proposal(path):
+        if isinstance(value, RepeatedKeys) and value.repeated() and not _is_proposal(path):
             raise ScenarioError(join_path(path), f"the key {value.repeated()[0]!r} is written more than once")
         for key, child in reversed(list(_children(value))):
             if isinstance(child, (dict, list)):
@@ -131,7 +131,7 @@ def has_repeated_key(value: object) -> bool:
     stack = [value]
     while stack:
         current = stack.pop()
-        if isinstance(current, RepeatedKeys):
+        if isinstance(current, RepeatedKeys) and current.repeated():
             return True
         if isinstance(current, dict):
             stack.extend(child for child in current.values() if isinstance(child, (dict, list)))

@@ -43,7 +43,7 @@ def annotations() -> dict[str, dict]:
 
 def repeats_a_key(value) -> bool:
     """Whether the value, or an object or array anywhere in it, holds an object whose text wrote a key twice."""
-    if isinstance(value, RepeatedKeys):
+    if isinstance(value, RepeatedKeys) and len(value.pairs) > len(value):
         return True
     children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
     return any(repeats_a_key(child) for child in children)
