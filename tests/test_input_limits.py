@@ -241,3 +241,21 @@ def test_a_size_over_its_limit_is_found_before_any_item_is_judged(monkeypatch):
     document = {"gateproof": 1, "id": "many", "world": {}, "steps": [{"op": "classify", "configuration": 7}] * 30_000}
     with pytest.raises(ScenarioError, match=r"^\$\.steps: more than 1000 items$"):
         read_scenario(document)
+
+
+@pytest.mark.rule("S001.6")
+@pytest.mark.parametrize("text", [
+    b'{"a": "x", "a": "\\u003a"}',  # an escaped colon in a string cannot hide the key written twice
+    b'{"a":1,"a":1}',  # as compact as orjson writes
+    b'{"a": {"b": [1, {"c": 1, "c": 2}]}}',
+    b' {"a":0,"a":0}\n',
+], ids=["escaped colon", "compact", "deep inside", "white space around"])
+def test_a_key_written_twice_is_found_however_the_text_is_written(text):
+    with pytest.raises(ScenarioError, match="is written more than once"):
+        parse_json(text)
+
+
+@pytest.mark.rule("S001.6")
+def test_a_text_with_no_key_twice_is_read_as_orjson_reads_it_however_it_is_written():
+    for text in (b'{"a": "\\u003a", "b": ":"}', b'{"a":{"b":":"}}\n', b'{ "k\\u003a": 1 , "k:": 2 }'):
+        assert parse_json(text) == json.loads(text)
