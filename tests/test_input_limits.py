@@ -196,7 +196,7 @@ def test_node_reads_the_repeated_key_sent_over_the_protocol_and_refuses_the_call
 
 
 DEVICES = [("decide", "/dev/zero"), ("explain", "/dev/zero"), ("decide", "--jsonl", "/dev/zero"),
-           ("decide", "/dev/urandom"), ("explain", "/dev/urandom")]
+           ("decide", "/dev/urandom"), ("explain", "/dev/urandom"), ("verify", "--builtin", "reference", "--replay", "/dev/zero")]
 
 
 @pytest.mark.rule("S001.4")
@@ -260,3 +260,17 @@ def test_a_key_written_twice_is_found_however_the_text_is_written(text):
 def test_a_text_with_no_key_twice_is_read_as_orjson_reads_it_however_it_is_written():
     for text in (b'{"a": "\\u003a", "b": ":"}', b'{"a":{"b":":"}}\n', b'{ "k\\u003a": 1 , "k": 2 }'):
         assert parse_json(text) == json.loads(text)
+
+
+@pytest.mark.rule("S001.4", "G001.17")
+@pytest.mark.parametrize("builtin", ["reference", "node"])
+def test_verify_replays_big_integers_and_repeated_keys_through_the_protocol_digit_for_digit(builtin, tmp_path):
+    if builtin == "node" and shutil.which("node") is None:
+        pytest.skip("node is not on PATH")
+    (tmp_path / "big.json").write_bytes(refused_send_with_user(BIG_INTEGERS["26 digits"]))
+    (tmp_path / "twice.json").write_bytes(export_with_arguments(PARTNER_FIRST))
+    done = gateproof("verify", "--builtin", builtin, "--replay", str(tmp_path / "big.json"), "--replay", str(tmp_path / "twice.json"),
+                     "--out", str(tmp_path / "out"), "--report", "json", "--output", str(tmp_path / "report.json"))
+    assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
+    [row] = json.loads((tmp_path / "report.json").read_text())["implementations"]
+    assert (row["verdict"], row["passed"], row["failed"], row["errored"]) == ("conformant", 2, 0, 0)
