@@ -128,13 +128,10 @@ def check_repeated_keys(document: object) -> None:
 
 def has_repeated_key(value: object) -> bool:
     """Whether ``value`` or any object nested in it writes a key more than once."""
-    stack = [value]
+    stack = [value] if isinstance(value, (dict, list)) else []
     while stack:
         current = stack.pop()
         if isinstance(current, RepeatedKeys) and current.repeated():
             return True
-        if isinstance(current, dict):
-            stack.extend(child for child in current.values() if isinstance(child, (dict, list)))
-        elif isinstance(current, list):
-            stack.extend(child for child in current if isinstance(child, (dict, list)))
+        stack.extend(child for child in (current.values() if isinstance(current, dict) else current) if isinstance(child, (dict, list)))
     return False
