@@ -106,13 +106,15 @@ def test_nesting_beyond_the_limit_in_a_stored_value_is_refused_by_its_path(level
     assert lines.returncode == 2 and lines.stderr.startswith(b"gateproof: error: -: line 1: $.world.enforcement[0]")
 
 
+def approval_document(levels: int) -> str:
+    """A lab-001+next story whose one approval's arguments hold a value ``levels`` deep."""
+    document = scenario({"op": "call", "session": "ana", "tool": "read_case", "arguments": {"case_id": "CASE-1"}}, rules="lab-001+next")
+    document["world"]["approvals"] = [{"id": "ap", "tool": "export_case", "arguments": {"deep": "HOLE"}, "user": "ana", "expires_at": 9}]
+    return json.dumps(document).replace('"HOLE"', json.dumps(nested(levels)))
+
+
 @pytest.mark.rule("S001.5")
 def test_nesting_in_approval_arguments_is_refused_by_its_path_and_at_the_limit_is_decided():
-    def approval_document(levels: int) -> str:
-        document = scenario({"op": "call", "session": "ana", "tool": "read_case", "arguments": {"case_id": "CASE-1"}}, rules="lab-001+next")
-        document["world"]["approvals"] = [{"id": "ap", "tool": "export_case", "arguments": {"deep": "HOLE"}, "user": "ana", "expires_at": 9}]
-        return json.dumps(document).replace('"HOLE"', json.dumps(nested(levels)))
-
     # $ world approvals [0] arguments: five levels before the value, whose own levels come on top.
     at_limit = gateproof("decide", "-", input=approval_document(MAX_DEPTH - 5).encode())
     assert at_limit.returncode == 0, at_limit.stderr
@@ -193,6 +195,21 @@ def test_node_reads_the_repeated_key_sent_over_the_protocol_and_refuses_the_call
         process.close()
     result = reply.outcome["results"][0]
     assert (result["reason"], result["rule"], result["audit"]["destination_id"]) == ("malformed_input", "G001.17", None)
+
+
+@pytest.mark.rule("S001.5")
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
+def test_node_decides_a_scenario_nested_to_the_limit_inside_a_protocol_message():
+    from gateproof.conformance.harness.process import ImplementationProcess
+
+    document = parse_json(approval_document(MAX_DEPTH - 5))
+    process = ImplementationProcess(["node", str(ENTRY)], timeout=120)
+    process.start()
+    try:
+        [(_, reply)] = list(process.run_many([document]))
+    finally:
+        process.close()
+    assert reply.outcome == run_scenario(read_scenario(document))
 
 
 DEVICES = [("decide", "/dev/zero"), ("explain", "/dev/zero"), ("decide", "--jsonl", "/dev/zero"),

@@ -7,8 +7,9 @@
 // the safe range), floats are wrapped in JsonFloat, and a float beyond the range
 // of a double is refused. An object that writes a key twice keeps the last value,
 // as JSON.parse would, and is marked with REPEATED, the keys written twice: the
-// gateway refuses such a proposal (G001.17). Nesting deeper than 64 levels is
-// refused (S001.5).
+// gateway refuses such a proposal (G001.17). A scenario nests at most 64 levels
+// (S001.5) and a protocol message wraps one a level deeper: nesting past 66 is
+// refused, so no document can exhaust the stack.
 const { InvalidScenario } = require('./errors');
 
 class JsonFloat {
@@ -18,7 +19,7 @@ class JsonFloat {
 }
 
 const REPEATED = Symbol('keys written more than once');
-const MAX_DEPTH = 64;
+const MAX_DEPTH = 66;
 const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
 
