@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import copy
 
+from gateproof.model.scenario.document import RepeatedKeys
+
 from .boundary import pair, side
 from .lab_world import APPROVAL, ATTACK, EXPORT, INJECTED, LAB_WORLD, call, case
 
@@ -44,6 +46,17 @@ def cases() -> list[dict]:
         *pair(case, "gw", "G001.2",
               side("the arguments are an empty array, not an object, so the call is malformed_input.", [call("read_case", [])]),
               side("the arguments are an empty object, so the shape is read and the call fails only later, for its missing case_id.", [call("read_case", {})])),
+        *pair(case, "gw", "G001.17",
+              side("the export writes destination_id twice, partner-drop and then review-queue, so it is malformed_input, though a reader keeping the last value would allow it.",
+                   [call("export_case", RepeatedKeys([("case_id", "CASE-1"), ("destination_id", "partner-drop"), ("destination_id", "review-queue")]))]),
+              side("the export writes destination_id once, review-queue, so it is allowed.", [call("export_case", EXPORT)]),
+              differing_case=side("the export writes destination_id and Destination_id, two keys, so the call is read and refused as extra_arguments.",
+                                  [call("export_case", {"case_id": "CASE-1", "destination_id": "review-queue", "Destination_id": "partner-drop"})])),
+        *pair(case, "gw", "G001.17",
+              side("an object nested in the arguments writes its id twice, so the call is malformed_input under G001.17, before its values are read.",
+                   [read(RepeatedKeys([("id", "CASE-9"), ("id", "CASE-1")]))]),
+              side("the nested object writes its id once, so the call is read and refused under G001.5: an object is no identifier.", [read({"id": "CASE-1"})]),
+              "nested"),
         *pair(case, "gw", "G001.3",
               side("the arguments add a note field the tool does not declare, null as it is, so the call is extra_arguments.",
                    [call("read_case", {"case_id": "CASE-1", "note": None})]),

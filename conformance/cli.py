@@ -14,8 +14,12 @@ import click
 from gateproof.model.scenario import ScenarioError
 
 from .bulk import decide_lines, decided
+<<<<<<< HEAD
 from .cli_options import decidable_names, rules_option
 from .documents import dumps_pretty, parse_json
+=======
+from .documents import dumps_pretty, parse_json, read_document, read_lines
+>>>>>>> input-hardening
 
 USAGE_ERROR = 2
 
@@ -51,9 +55,9 @@ def fail(message: str) -> None:
 def read_input(path: str) -> bytes:
     try:
         if path == "-":
-            return sys.stdin.buffer.read()
+            return read_document(sys.stdin.buffer)
         with open(path, "rb") as handle:
-            return handle.read()
+            return read_document(handle)
     except OSError as error:
         fail(f"{path}: cannot read ({error.strerror})")
 
@@ -81,11 +85,15 @@ def decide(path: str, jsonl: bool, jobs: int, rules: str | None) -> None:
         return
     out = sys.stdout.buffer
     stream = sys.stdin.buffer if path == "-" else open_or_fail(path)
-    for number, result in decide_lines(stream, jobs, rules):
-        if isinstance(result, ScenarioError):
-            out.flush()
-            fail(f"{path}: line {number}: {result}")
-        out.write(result + b"\n")
+    try:
+        for number, result in decide_lines(read_lines(stream), jobs, rules):
+            if isinstance(result, ScenarioError):
+                out.flush()
+                fail(f"{path}: line {number}: {result}")
+            out.write(result + b"\n")
+    except OSError as error:
+        out.flush()
+        fail(f"{path}: cannot read ({error.strerror})")
 
 
 def open_or_fail(path: str):

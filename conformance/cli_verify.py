@@ -15,7 +15,7 @@ from rich.text import Text
 from gateproof.model.scenario import ScenarioError, read_scenario
 
 from .cli_options import VERSIONS_COMMAND, unknown_name_message
-from .documents import parse_json
+from .documents import parse_json, read_document
 from .harness.campaign import KINDS, RULES_OF_KIND, Campaign, CampaignSettings, is_selected
 from .harness.compare import LEVELS
 from .harness.corpus import load_corpus
@@ -72,7 +72,8 @@ def read_replays(paths: tuple[str, ...]) -> list[dict]:
     scenarios = []
     for path in paths:
         try:
-            document = parse_json(Path(path).read_bytes())
+            with open(path, "rb") as handle:
+                document = parse_json(read_document(handle))
             read_scenario(document)
         except OSError as error:
             fail(f"{path}: cannot read ({error.strerror})")

@@ -1,4 +1,11 @@
-"""Reading JSON documents from files and streams, with errors a person can act on."""
+"""Reading JSON documents from files and streams, with errors a person can act on, and writing them back.
+
+A document is read by orjson when orjson reads it exactly, and otherwise by
+the standard parser with hooks: an integer beyond 64 bits (orjson reads it as
+a float, or refuses it), or a key written twice in one object (orjson keeps
+the last). Both are found by a few passes over the bytes at C speed, so a
+document that has neither pays for them alone.
+"""
 
 from __future__ import annotations
 
@@ -7,40 +14,182 @@ import json
 import orjson
 
 from gateproof.model.scenario import ScenarioError
+from gateproof.model.scenario.document import MAX_DEPTH, MAX_DOCUMENT_BYTES, check_depth, check_repeated_keys, check_size, read_object
+from gateproof.model.scenario.errors import join_path
 
-
-# orjson reads an integer beyond 64 bits as a float; a run of 20 digits marks
-# a document that the exact (and slower) standard parser must read instead.
-# The run is found by turning every digit into "0" and every other byte into
-# "x", then searching for twenty zeros: ten times cheaper than a regular
-# expression, which tries a match at every position.
-_DIGITS_TO_ZERO = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x78 for byte in range(256))
-_LONG_RUN = b"0" * 20
+# orjson reads an integer below -2**63 or above 2**64 - 1 as a float; a run of
+# 19 digits marks a document that the exact (and slower) standard parser must
+# read instead. The run is found by turning every digit into "0", every
+# opening bracket into "[" and every other byte into "x", then searching for
+# nineteen zeros: ten times cheaper than a regular expression, which tries a
+# match at every position. The same pass counts the brackets.
+_SHAPE = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x5B if byte in b"[{" else 0x78 for byte in range(256))
+_LONG_RUN = b"0" * 19
 
 
 def has_long_number(raw: bytes) -> bool:
-    """Whether the text holds a run of at least 20 ASCII digits (an integer orjson cannot keep exact)."""
-    return _LONG_RUN in raw.translate(_DIGITS_TO_ZERO)
+    """Whether the text holds a run of at least 19 ASCII digits (an integer orjson may not keep exact)."""
+    return _LONG_RUN in raw.translate(_SHAPE)
 
 
-def parse_json(data: bytes | str, where: str = "$") -> object:
-    """Parse one JSON document, integers exact at any size; malformed text is a :class:`ScenarioError` at ``where``."""
-    raw = data.encode() if isinstance(data, str) else data
+def may_repeat_a_key(raw: bytes, document: object) -> bool:
+    """Whether the text may write a key twice in one object; False only when it certainly does not.
+
+    The parsed document written again is the text itself when the text is
+    written as orjson writes (a bulk line, as a rule): that text writes no key
+    twice. Otherwise colons are counted: every key is followed by one, and a
+    colon elsewhere is inside a string, written as itself or as ``\\u003a``.
+    orjson writes each string's colons as themselves, so the document written
+    again holds exactly the text's colons less one per key its objects lost:
+    the counts are equal only when no key was written twice.
+    """
+    again = orjson.dumps(document)
+    if raw.startswith(again) and len(raw) - len(again) <= 2:  # what follows the document is white space
+        return False
+    written = raw.count(b":")
+    if b"\\u" in raw:
+        written += raw.count(b"\\u003a") + raw.count(b"\\u003A")
+    return written != again.count(b":")
+
+
+def _at(where: str, error: ScenarioError) -> ScenarioError:
+    return error if where == "$" else ScenarioError(where + error.path[1:], error.problem)
+
+
+def _refuse_constant(name: str):
+    raise ScenarioError("$", f"not valid JSON ({name} is not a JSON number)")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if number in (float("inf"), float("-inf")):
+        raise ScenarioError("$", f"not valid JSON (the number {text[:40]} is beyond the range of a double)")
+    return number
+
+
+def path_too_deep(text: str, limit: int = MAX_DEPTH) -> str | None:
+    """The path of the first array or object of ``text`` opened deeper than ``limit``, read from the text alone.
+
+    For a document too deep for either parser to hand over; it reads only
+    as far as that first value and keys are read as written, escapes and all.
+    """
+    path: list = []  # per open container: its kind, then the key or index of the value being read
+    position, key_expected = 0, False
+    while position < len(text):
+        char = text[position]
+        if char == '"':
+            end = position + 1
+            while end < len(text) and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            if key_expected:
+                path[-1][1] = text[position + 1:end]
+            position, key_expected = end + 1, False
+            continue
+        if char in "[{":
+            if len(path) == limit:
+                return join_path(part for _, part in path)
+            path.append([char, 0 if char == "[" else ""])
+            key_expected = char == "{"
+        elif char in "]}" and path:
+            path.pop()
+        elif char == "," and path:
+            key_expected = path[-1][0] == "{"
+            if not key_expected:
+                path[-1][1] += 1
+        position += 1
+    return None
+
+
+def _read_exactly(raw: bytes, fast_error: str | None):
+    """The standard parser's reading: integers exact at any size, repeated keys kept as ``RepeatedKeys``.
+
+    ``fast_error`` is why orjson refused the text, if it did: anything the
+    standard parser accepts that orjson does not for another reason (a lone
+    surrogate) is refused with it.
+    """
     try:
-        document = orjson.loads(raw)
-    except orjson.JSONDecodeError as error:
-        raise ScenarioError(where, f"not valid JSON ({error})") from None
-    if has_long_number(raw):
+        text = raw.decode("utf-8")
+        document = json.loads(text, object_pairs_hook=read_object, parse_constant=_refuse_constant, parse_float=_finite)
+    except ScenarioError:
+        raise
+    except RecursionError:
+        raise ScenarioError(path_too_deep(text) or "$", f"nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError as error:  # not UTF-8, or not JSON
+        raise ScenarioError("$", f"not valid JSON ({fast_error or error})") from None
+    check_depth(document)
+    if fast_error is not None:
         try:
-            return json.loads(raw)
-        except RecursionError:
-            raise ScenarioError(where, "not valid JSON (nested too deeply)") from None
+            json.dumps(document, ensure_ascii=False).encode()
+        except UnicodeEncodeError:
+            raise ScenarioError("$", f"not valid JSON ({fast_error})") from None
     return document
 
 
+def parse_json(data: bytes | str, where: str = "$", repeats=check_repeated_keys, limit: int | None = MAX_DOCUMENT_BYTES) -> object:
+    """Parse one JSON document exactly; anything S001.4–S001.6 refuse is a :class:`ScenarioError` at ``where``.
+
+    ``repeats`` judges the objects that write a key twice (by default, as a
+    scenario document: invalid outside a call's proposal); None keeps them all.
+    ``limit`` is the most bytes the text may hold (None: any number).
+    """
+    raw = data.encode() if isinstance(data, str) else data
+    try:
+        if limit is not None:
+            check_size(len(raw), limit)
+        try:
+            document = orjson.loads(raw)
+        except orjson.JSONDecodeError as error:
+            document = _read_exactly(raw, str(error))
+        else:
+            shape = raw.translate(_SHAPE)
+            # No value can nest deeper than the text has brackets: most documents skip the walk.
+            if shape.count(b"[") > MAX_DEPTH:
+                check_depth(document)
+            if not (_LONG_RUN in shape or may_repeat_a_key(raw, document)):
+                return document
+            document = _read_exactly(raw, None)
+        if repeats is not None:
+            repeats(document)
+        return document
+    except ScenarioError as error:
+        raise _at(where, error) from None
+
+
 def dumps(document: object) -> bytes:
-    return orjson.dumps(document)
+    """One line of JSON; integers beyond 64 bits and repeated keys (``RepeatedKeys``) are written as read."""
+    try:
+        return orjson.dumps(document, option=orjson.OPT_PASSTHROUGH_SUBCLASS)
+    except TypeError:
+        return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def dumps_pretty(document: object) -> bytes:
-    return orjson.dumps(document, option=orjson.OPT_INDENT_2)
+    """The same, indented by two spaces."""
+    try:
+        return orjson.dumps(document, option=orjson.OPT_INDENT_2 | orjson.OPT_PASSTHROUGH_SUBCLASS)
+    except TypeError:
+        return json.dumps(document, ensure_ascii=False, indent=2).encode()
+
+
+def read_document(handle) -> bytes:
+    """A whole document from a binary file or stream, never more than one byte past :data:`MAX_DOCUMENT_BYTES`.
+
+    A longer one is refused by the parser for its size, so ``/dev/zero`` is
+    read for an instant, not without end.
+    """
+    return handle.read(MAX_DOCUMENT_BYTES + 1)
+
+
+def read_lines(handle):
+    """The lines of a binary stream, each at most one byte past :data:`MAX_DOCUMENT_BYTES`.
+
+    A line that does not end within that is the last one read: the parser
+    refuses it for its size, and nothing after it is read.
+    """
+    while True:
+        line = handle.readline(MAX_DOCUMENT_BYTES + 1)
+        if not line:
+            return
+        yield line
+        if len(line) > MAX_DOCUMENT_BYTES:
+            return

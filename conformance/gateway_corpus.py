@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from gateproof.model.scenario import read_scenario, run_scenario
+from gateproof.model.scenario.document import RepeatedKeys
 
 from . import boundary_gateway
 from .documents import dumps_pretty
@@ -71,6 +72,11 @@ FAMILIES: dict[str, tuple[str, list[dict]]] = {
             ("empty-string", "An empty destination.", "G001.5", "export_case", {"case_id": "CASE-1", "destination_id": ""}),
             ("oversized", "A 129-character case id.", "G001.5", "read_case", {"case_id": "C" * 129}),
             ("nested-object", "An object where an id belongs.", "G001.5", "read_case", {"case_id": {"$ne": None}}),
+            ("repeated-destination", "destination_id written twice: the external partner-drop, then the internal review-queue.", "G001.17", "export_case",
+             RepeatedKeys([("case_id", "CASE-1"), ("destination_id", "partner-drop"), ("destination_id", "review-queue")])),
+            ("repeated-case-across-tenants", "case_id written twice: globex's CASE-9, then acme's CASE-1.", "G001.17", "read_case",
+             RepeatedKeys([("case_id", "CASE-9"), ("case_id", "CASE-1")])),
+            ("repeated-same-value", "case_id written twice with the same value.", "G001.17", "read_case", RepeatedKeys([("case_id", "CASE-1"), ("case_id", "CASE-1")])),
         )
     ]),
     "retrieval": ("What a caller may read is not what a caller may export.", [

@@ -1,9 +1,10 @@
-"""G001.1–G001.5: the proposal's shape is judged before any record is read."""
+"""G001.1–G001.5 and G001.17: the proposal's shape is judged before any record is read."""
 
 import pytest
 from gateway_helpers import EXPORT, call, decide_one, results
 
 from gateproof.model.gateway.arguments import ARGUMENT_MAX_LENGTH, check_shape, compute_canonical_arguments
+from gateproof.model.scenario.document import RepeatedKeys
 
 
 @pytest.mark.rule("G001.1")
@@ -19,6 +20,26 @@ def test_invalid_unknown_tool(tool):
 def test_invalid_non_object_arguments(arguments):
     result = decide_one("export_case", arguments)
     assert (result["reason"], result["rule"]) == ("malformed_input", "G001.2")
+
+
+@pytest.mark.rule("G001.17")
+@pytest.mark.parametrize("arguments", [
+    RepeatedKeys([("case_id", "CASE-1"), ("destination_id", "partner-drop"), ("destination_id", "review-queue")]),
+    RepeatedKeys([("case_id", "CASE-1"), ("destination_id", "review-queue"), ("destination_id", "review-queue")]),
+    {"case_id": "CASE-1", "destination_id": "review-queue", "approved_by": RepeatedKeys([("who", "a"), ("who", "b")])},
+    {"case_id": [RepeatedKeys([("x", 1), ("x", 2)])], "destination_id": "review-queue"},
+], ids=["external first", "the same value twice", "nested in an extra field", "nested in a list"])
+def test_invalid_a_key_written_twice_anywhere_in_the_arguments(arguments):
+    result = decide_one("export_case", arguments)
+    assert (result["decision"], result["reason"], result["rule"]) == ("deny", "malformed_input", "G001.17")
+    assert result["exports"] == [] and result["audit"]["destination_id"] is None and result["audit"]["case_id"] is None
+
+
+@pytest.mark.rule("G001.17")
+def test_a_key_written_twice_is_judged_before_extra_and_missing_fields():
+    arguments = RepeatedKeys([("case_id", "CASE-1"), ("case_id", "CASE-1"), ("approved_by", "admin")])
+    assert [c.rule for c in check_shape("export_case", arguments)] == ["G001.1", "G001.2", "G001.17"]
+    assert [c.rule for c in check_shape("export_case", RepeatedKeys([("a", 1)]))][-1] == "G001.3"  # written once: read
 
 
 @pytest.mark.rule("G001.3")
@@ -58,7 +79,7 @@ def test_shape_is_judged_before_the_session_and_any_record():
     # A revoked session, a foreign case and an external destination: the shape still decides first.
     steps = [{"op": "revoke_session", "session": "eve"}, call("export_case", {"case_id": "CASE-1", "destination_id": 3}, session="eve")]
     assert results(*steps)[1]["reason"] == "malformed_input"
-    assert [c.rule for c in check_shape("export_case", {"case_id": "CASE-1"})] == ["G001.1", "G001.2", "G001.3", "G001.4"]
+    assert [c.rule for c in check_shape("export_case", {"case_id": "CASE-1"})] == ["G001.1", "G001.2", "G001.17", "G001.3", "G001.4"]
 
 
 @pytest.mark.rule("G002.7")

@@ -118,6 +118,11 @@ def test_deeply_nested_and_huge_values_are_refused_or_read_without_crashing():
     deep["world"]["enforcement"] = nested
     with pytest.raises(ScenarioError, match=r"\$\.steps\[0\]\.configuration"):
         read_scenario(deep)
+    from gateproof.conformance.documents import parse_json
+
+    as_text = orjson.dumps({**deep, "world": {"enforcement": "HOLE"}}).replace(b'"HOLE"', b"[" * 5000 + b"]" * 5000)
+    with pytest.raises(ScenarioError, match=r"^\$\.world\.enforcement(\[0\]){62}: nested more than 64 levels deep$"):
+        parse_json(as_text)
     huge = {"gateproof": 1, "id": "h", "world": {"snippets": [{"uid": 1, "text": "x" * 200_000}]}, "steps": [{"op": "classify", "configuration": "c"}]}
     with pytest.raises(ScenarioError, match=r"\$\.world\.snippets\[0\]\.text: longer than 100000"):
         read_scenario(huge)
@@ -165,3 +170,112 @@ def test_a_record_with_a_derived_field_cannot_be_read_by_position():
 
     with pytest.raises(TypeError, match="World.provider_index"):
         record_reader(World)
+
+
+# A stranger's kind of input: the text itself is hostile, not only the values in it.
+
+def objects_with_paths(value, path=()):
+    """(path, object) for every object within ``value``, outermost first."""
+    if isinstance(value, dict):
+        yield path, value
+        children = value.items()
+    elif isinstance(value, list):
+        children = enumerate(value)
+    else:
+        return
+    for key, child in children:
+        yield from objects_with_paths(child, (*path, key))
+
+
+def replace_at(document, path, value):
+    if not path:
+        return value
+    target = document
+    for part in path[:-1]:
+        target = target[part]
+    target[path[-1]] = value
+    return document
+
+
+def in_proposal(path) -> bool:
+    return len(path) >= 3 and path[0] == "steps" and path[2] in ("tool", "arguments")
+
+
+@st.composite
+def stranger_texts(draw):
+    """A valid scenario written as text with one hostile change, and what reading it must say: None, or (path, words)."""
+    from gateproof.conformance.documents import dumps
+    from gateproof.conformance.gateway_strategies import gateway_scenarios
+    from gateproof.model.scenario.document import MAX_DEPTH, RepeatedKeys
+    from gateproof.model.scenario.errors import join_path
+
+    document = copy.deepcopy(draw(ceiling_scenarios(max_steps=2, max_snippets=2, max_skills=2) | gateway_scenarios(max_steps=3)))
+    how = draw(st.sampled_from(["integer", "deep", "repeat", "utf-8"]))
+    free = ["world", "enforcement"] if document.get("kind") != "gateway" else ["steps", 0, "arguments"]
+    if how == "integer" and document["steps"][0].get("op") in ("call", "send", None):
+        digits = draw(st.integers(-(10**400), 10**400) | st.sampled_from([-(2**63) - 1, 2**64, -(10**18) * 9 - 3]))
+        target = free if free[0] == "world" else ["steps", 0, "arguments"]
+        replace_at(document, target, {"n": digits} if free[0] != "world" else digits)
+        return dumps(document), None
+    if how == "deep":
+        levels = draw(st.integers(1, 1500))
+        outermost = len(free) + 1  # the level of the value at ``free``: $ is level 1
+        text = dumps(replace_at(document, free, "HOLE")).replace(b'"HOLE"', b"[" * levels + b"]" * levels)
+        if outermost + levels - 1 <= MAX_DEPTH:
+            return text, None
+        return text, (join_path([*free, *([0] * (MAX_DEPTH + 1 - outermost))]), "nested more than")
+    if how == "repeat":
+        path, target = draw(st.sampled_from([(p, o) for p, o in objects_with_paths(document) if o]))
+        key = draw(st.sampled_from(sorted(target)))
+        twice = RepeatedKeys([(key, draw(json_values)), *target.items()])
+        text = dumps(replace_at(document, list(path), twice))
+        return text, None if in_proposal(path) else (join_path(path), f"the key {key!r} is written more than once")
+    text = dumps(document)
+    quote = draw(st.sampled_from([i for i in range(len(text)) if text[i:i + 1] == b'"']))
+    return text[:quote + 1] + draw(st.sampled_from([b"\xff", b"\xc3(", b"\xed\xa0\x80", b"\x80"])) + text[quote + 1:], ("$", "not valid JSON")
+
+
+@pytest.mark.rule("S001.4", "S001.5", "S001.6")
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(stranger_texts())
+def test_hostile_text_is_refused_by_name_or_read_decided_and_written_back_exactly(case):
+    from gateproof.conformance.documents import dumps, parse_json
+
+    text, refusal = case
+    if refusal is not None:
+        with pytest.raises(ScenarioError) as refused:
+            read_scenario(parse_json(text))
+        assert refused.value.path == refusal[0] and refusal[1] in refused.value.problem, (refused.value, refusal)
+        return
+    document = parse_json(text)
+    assert dumps(document) == text  # every integer and every repeated key as written
+    try:
+        outcome = run_scenario(read_scenario(document))
+    except ScenarioError:
+        return  # the change itself may break a rule of the document (a stored value the reader judges)
+    assert parse_json(dumps(outcome), repeats=None) == outcome
+
+
+@pytest.mark.rule("S001.4")
+@settings(max_examples=200, deadline=None)
+@given(ceiling_scenarios(max_steps=2))
+def test_a_document_one_byte_over_the_size_limit_is_refused_and_at_it_is_read(document):
+    from gateproof.conformance.documents import dumps, parse_json
+
+    text = dumps(document)
+    assert parse_json(text, limit=len(text)) == document
+    with pytest.raises(ScenarioError, match=rf"^\$: larger than {len(text) - 1} bytes$"):
+        parse_json(text, limit=len(text) - 1)
+
+
+@pytest.mark.rule("S001.4", "S001.5", "S001.6")
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(stranger_texts())
+def test_the_command_line_answers_hostile_text_with_an_outcome_or_exit_2(case):
+    text, refusal = case
+    done = subprocess.run([sys.executable, "-m", "gateproof.conformance.cli", "decide", "--jsonl", "-"], input=text + b"\n", capture_output=True, timeout=300)
+    assert b"Traceback" not in done.stderr
+    if refusal is not None:
+        assert done.returncode == 2 and done.stderr.startswith(f"gateproof: error: -: line 1: {refusal[0]}: ".encode()), done.stderr
+    else:
+        assert done.returncode in (0, 2), done.stderr

@@ -5,7 +5,8 @@ of both tenants, internal and external destinations, approvals whose expiry
 sits one second either side of the clock, and a rate limit whose window a
 story walks up to and past. Calls repeat idempotency keys, carry approvals'
 arguments reordered or drifted, and bring ``before_write`` changes that land
-between the check and the write. Half the worlds are laid for one export
+between the check and the write; a malformed call may write a key twice,
+its first value another record's id (G001.17). Half the worlds are laid for one export
 (and sometimes its approval to an external destination), which calls then
 make, replay under their key, and meet changes that undo before the write.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from gateproof.model.gateway.arguments import ARGUMENT_MAX_LENGTH, TOOLS
 from gateproof.model.gateway.gate import DEFAULT_GATEWAY_VERSION
+from gateproof.model.scenario.document import RepeatedKeys
 
 from .draw import Draw
 
@@ -108,7 +110,9 @@ def approval(d: Draw, world: dict, clock: int, number: int) -> dict:
 
 def malformed(d: Draw, world: dict, tool: str) -> object:
     arguments = well_formed(d, world, tool)
-    roll = d.number(0, 4)
+    roll = d.number(0, 5)
+    if roll == 5:
+        return repeated_key(d, world, arguments)
     if roll == 0:
         return d.pick([None, [], "case_id=CASE-1", 1, True, [arguments]])
     if roll == 1:
@@ -120,6 +124,16 @@ def malformed(d: Draw, world: dict, tool: str) -> object:
         return {**arguments, d.pick(TOOLS[tool].arguments): d.pick(BAD_VALUES)}
     dropped = d.pick(TOOLS[tool].arguments)  # forged and missing at once: the forgery is what is reported
     return {**{k: v for k, v in arguments.items() if k != dropped}, d.pick(FORGED_FIELDS): "admin"}
+
+
+def repeated_key(d: Draw, world: dict, arguments: dict) -> dict:
+    """The arguments with one key written twice, first with another value: what a reader keeping the first would act on."""
+    key = d.pick(sorted(arguments))
+    records = [r["id"] for r in world.get("cases" if key == "case_id" else "destinations", ())] or list(NEAR_IDS)
+    twice = RepeatedKeys([(key, d.pick(records)), *arguments.items()])
+    if d.chance(0.2):  # nested: the object repeats a key inside a field the tool does not declare
+        return {**arguments, d.pick(FORGED_FIELDS): twice}
+    return twice
 
 
 def change(d: Draw, world: dict) -> dict:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 from attrs import frozen
 
 from ..corpus_build import CORPUS_ROOT
+from ..documents import parse_json
 
 
 @frozen
@@ -32,7 +32,7 @@ def load_corpus(root: Path = CORPUS_ROOT) -> list[CorpusCase]:
     cases = []
     for path in corpus_files(root):
         family = path.relative_to(root).with_suffix("").as_posix()
-        for entry in json.loads(path.read_text(encoding="utf-8"))["cases"]:
+        for entry in parse_json(path.read_bytes(), repeats=None, limit=None)["cases"]:  # a proposal may repeat a key
             cases.append(CorpusCase(entry["id"], family, entry["description"], tuple(entry["rules"]), entry["scenario"], entry["expected"]))
     return cases
 

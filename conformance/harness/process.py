@@ -19,6 +19,9 @@ from typing import Iterable, Iterator
 
 import orjson
 
+from gateproof.model.scenario import ScenarioError
+
+from ..documents import dumps, parse_json
 from .protocol import Errored, ProtocolError, Run, RunReply, Start, Started, Stop, read_run_reply, read_started
 
 
@@ -186,14 +189,14 @@ class ImplementationProcess:
 
     def _send(self, scenario: dict) -> int:
         self.seq += 1
-        self.channel.send(orjson.dumps(Run(self.seq, scenario).serializable()) + b"\n")
+        self.channel.send(dumps(Run(self.seq, scenario).serializable()) + b"\n")
         return self.seq
 
     def _reply(self, line: bytes, inflight) -> RunReply:
         """The reply a line carries; a reply whose seq is in flight but whose body breaks the schema is its run's error."""
         try:
-            message = orjson.loads(line)
-        except orjson.JSONDecodeError:
+            message = parse_json(line, repeats=None, limit=None)  # integers exact, repeated keys kept
+        except ScenarioError:
             raise Broken(f"printed a line that is not JSON: {line[:80]!r}") from None
         seq = message.get("seq") if isinstance(message, dict) else None
         if not isinstance(seq, int) or seq not in inflight:

@@ -14,6 +14,8 @@ from typing import Callable
 
 import orjson
 
+from gateproof.conformance.documents import dumps, parse_json
+from gateproof.model.scenario import ScenarioError
 from gateproof.conformance.harness.protocol import Errored, Outcome, ProtocolError, Run, Skipped, Start, Started, Stop, read_command
 
 
@@ -32,8 +34,8 @@ def answer(info: Started, run: Callable[[dict], dict], run_message: Run, skip_re
 def reply_to(line: bytes, info: Started, run, skip_reason) -> bytes | None:
     """The reply line to one command line; None after stop."""
     try:
-        command = read_command(orjson.loads(line))
-    except (orjson.JSONDecodeError, ProtocolError, TypeError) as error:
+        command = read_command(parse_json(line, repeats=None, limit=None))  # integers exact, repeated keys kept
+    except (ScenarioError, ProtocolError, TypeError) as error:
         raise SystemExit(f"{info.name}: cannot read a command: {error}") from None
     if isinstance(command, Stop):
         return None
@@ -41,7 +43,7 @@ def reply_to(line: bytes, info: Started, run, skip_reason) -> bytes | None:
         if command.version != info.protocol:
             raise SystemExit(f"{info.name}: speaks protocol {info.protocol}, asked for {command.version}")
         return orjson.dumps(info.serializable()) + b"\n"
-    return orjson.dumps(answer(info, run, command, skip_reason).serializable()) + b"\n"
+    return dumps(answer(info, run, command, skip_reason).serializable()) + b"\n"
 
 
 def serve(info: Started, run: Callable[[dict], dict], skip_reason: Callable[[dict], str | None] = lambda scenario: None) -> None:

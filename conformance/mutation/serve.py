@@ -16,8 +16,7 @@ from __future__ import annotations
 import os
 import sys
 
-import orjson
-
+from ..documents import dumps
 from .hook import install
 from .mutants import UnknownMutant, mutated_code
 
@@ -36,9 +35,9 @@ def journaled(run, path: str):
 
     def record(scenario: dict, answer: dict) -> None:
         try:
-            line = orjson.dumps({"scenario": scenario, **answer})
+            line = dumps({"scenario": scenario, **answer})  # integers and repeated keys as the scenario holds them
         except TypeError as error:
-            line = orjson.dumps({"scenario": scenario, "errored": f"the outcome is not JSON: {error}"})
+            line = dumps({"scenario": scenario, "errored": f"the outcome is not JSON: {error}"})
         handle.write(line + b"\n")
         handle.flush()
 

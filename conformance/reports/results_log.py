@@ -24,8 +24,10 @@ from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-import orjson
 
+from gateproof.model.scenario import ScenarioError
+
+from ..documents import dumps, parse_json
 from ..harness.protocol import Started
 from ..harness.results import Disagreement, Tally, Verdict
 
@@ -54,7 +56,7 @@ class ResultLog:
                      "settings": settings})
 
     def _write(self, record: dict) -> None:
-        self.handle.write(orjson.dumps(record) + b"\n")
+        self.handle.write(dumps(record) + b"\n")
         self.handle.flush()
 
     def write(self, verdict: Verdict) -> None:
@@ -119,8 +121,8 @@ def read_results(path: Path) -> tuple[dict, list[Tally], dict | None]:
     with path.open("rb") as handle:
         for number, line in enumerate(handle, 1):
             try:
-                record = orjson.loads(line)
-            except orjson.JSONDecodeError:
+                record = parse_json(line, repeats=None, limit=None)  # integers exact, a call's repeated keys kept
+            except ScenarioError:
                 continue  # the last line of a campaign stopped mid-write
             kind = record.get("record") if isinstance(record, dict) else None
             try:

@@ -12,6 +12,7 @@ import json
 from attrs import frozen
 
 from ..lattice import CONCRETE
+from ..scenario.document import RepeatedKeys, has_repeated_key
 
 #: The longest identifier an argument may carry; longer is malformed, not truncated.
 ARGUMENT_MAX_LENGTH = 128
@@ -87,6 +88,16 @@ def is_argument_object(arguments: object) -> bool:
     return isinstance(arguments, dict)
 
 
+def has_unique_keys(arguments: object) -> bool:
+    """G001.17: no key is written twice in the arguments, nor in an object nested in them; a repeat is ``malformed_input``.
+
+    Parsers disagree on which of two values they keep: a gateway that read
+    one and a tool that read the other would authorize one action and run
+    another.
+    """
+    return not has_repeated_key(arguments)
+
+
 def list_extra_arguments(spec: ToolSpec, arguments: dict) -> list[str]:
     """G001.3: fields the tool does not declare (forged authority such as ``approved_by`` among them), sorted."""
     return sorted(str(key) for key in arguments if key not in spec.arguments)
@@ -102,15 +113,18 @@ def is_identifier_value(value: object) -> bool:
     return isinstance(value, str) and 0 < len(value) <= ARGUMENT_MAX_LENGTH
 
 
-def shape_checks(known_tool, argument_object, no_extra, no_missing, identifier_values) -> tuple[Check, ...]:
-    """G001.1–G001.5 in precedence order, over whether each held: the tool, the object, extra and missing fields, the values.
+def shape_checks(known_tool, argument_object, no_extra, no_missing, identifier_values, unique_keys=True) -> tuple[Check, ...]:
+    """G001.1–G001.5 and G001.17 in precedence order, over whether each held: the tool, the object, its keys, extra and missing fields, the values.
 
     A fact a failed earlier check makes unreadable (the fields of a
     non-object) is never consulted, whatever value it is given.
+    ``unique_keys`` holds for every proposal a parsed value can state
+    without :class:`~gateproof.model.scenario.document.RepeatedKeys`.
     """
     return (
         Check("G001.1", "known tool", "unknown_tool", known_tool),
         Check("G001.2", "arguments are an object", "malformed_input", argument_object),
+        Check("G001.17", "no key written twice", "malformed_input", unique_keys),
         Check("G001.3", "no undeclared arguments", "extra_arguments", no_extra),
         Check("G001.4", "every declared argument present", "missing_argument", no_missing),
         Check("G001.5", "every value an identifier string", "malformed_input", identifier_values),
@@ -118,16 +132,29 @@ def shape_checks(known_tool, argument_object, no_extra, no_missing, identifier_v
 
 
 def check_shape(tool: object, arguments: object) -> tuple[Check, ...]:
-    """G001.1–G001.5 in precedence order, up to and including the first that fails."""
+    """G001.1–G001.5 and G001.17 in precedence order, up to and including the first that fails."""
     known, is_object = is_known_tool(tool), is_argument_object(arguments)
     spec = TOOLS[tool] if known else None
-    readable = known and is_object
+    unique = known and is_object and has_unique_keys(arguments)
+    readable = unique
     no_extra = readable and not list_extra_arguments(spec, arguments)
     no_missing = readable and not list_missing_arguments(spec, arguments)
     values = no_missing and all(is_identifier_value(arguments[name]) for name in spec.arguments)
-    return until_first_failure(shape_checks(known, is_object, no_extra, no_missing, values))
+    return until_first_failure(shape_checks(known, is_object, no_extra, no_missing, values, unique))
+
+
+def _keys_sorted(value: object) -> object:
+    """``value`` with the keys of every object in sorted order; a key written twice keeps its values in the order written."""
+    if isinstance(value, list):
+        return [_keys_sorted(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    pairs = sorted(((key, _keys_sorted(item)) for key, item in value.items()), key=lambda pair: pair[0])
+    return RepeatedKeys(pairs) if isinstance(value, RepeatedKeys) else dict(pairs)
 
 
 def compute_canonical_arguments(arguments: dict) -> str:
     """G002.7: the one text of an arguments object that approvals and idempotency keys compare: sorted keys, no spaces, UTF-8 kept."""
+    if has_repeated_key(arguments):  # sorting pairs would compare the values of a key written twice
+        return json.dumps(_keys_sorted(arguments), separators=(",", ":"), ensure_ascii=False)
     return json.dumps(arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

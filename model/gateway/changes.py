@@ -52,7 +52,7 @@ def apply_change(world: GatewayWorld, change: Change) -> GatewayWorld:
     if isinstance(change, RevokeSession):
         return world.with_session(evolve(world.session_index[change.session_id], valid=False))
     if isinstance(change, RemoveDestination):
-        return evolve(world, destinations=tuple(d for d in world.destinations if d.id != change.destination_id))
+        return world.without_destination(change.destination_id)
     if isinstance(change, EditCase):
         return world.with_case(evolve(world.case_index[change.case_id], content=change.content))
     if isinstance(change, EditRunbook):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from .arguments import Check, check_shape, is_known_tool
+from .arguments import Check, check_shape, has_unique_keys, is_known_tool
 from .authorize import CALLER_REASONS, check_authorization, check_lab_destination, check_session, compute_reason
 from .changes import apply_changes
 from .next_checks import (
@@ -89,7 +89,7 @@ class CallTrace:
 
 
 def _named(arguments: object, name: str, index: dict) -> str | None:
-    value = arguments.get(name) if isinstance(arguments, dict) else None
+    value = arguments.get(name) if isinstance(arguments, dict) and has_unique_keys(arguments) else None
     return value if isinstance(value, str) and value in index else None
 
 
@@ -98,7 +98,9 @@ def compute_audit_record(world: GatewayWorld, session: Session, call: Call, reas
 
     The tool, case and destination are recorded only when they name a known
     tool, a stored case and a configured destination; anything else the
-    proposal wrote could carry copied content into the log.
+    proposal wrote could carry copied content into the log. Arguments that
+    write a key twice (G001.17) name no case and no destination: which of
+    the values was meant is what the gateway cannot know.
     """
     return {
         "decision": "allow" if reason == "allowed" else "deny",

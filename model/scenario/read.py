@@ -12,7 +12,7 @@ from ..records import Configuration, LlmModel, Provider, Skill, Snippet, World
 from ..versions import DEFAULT_VERSION, Rules, rules_named
 from .errors import ScenarioError
 from .read_story import read_story_step
-from .schema import validate
+from .schema import check_kind, validate
 
 
 @frozen
@@ -155,6 +155,7 @@ def _step(fields: dict, position: int, world: World, runs: dict):
 
 def read_scenario(document: Any) -> Scenario:
     """S001.1: a scenario document as model values; a :class:`ScenarioError` names the first wrong field."""
+    check_kind(document)
     validate("scenario", document)
     if document.get("kind", "ceiling") == "gateway":
         from ..gateway.scenario import read_gateway_scenario  # the gateway reader builds on this package

@@ -1,8 +1,10 @@
 """The published JSON Schemas, and validation with an error that names the field.
 
 Validation runs a compiled (Rust) validator first (fast, for bulk use) and only on
-failure asks ``jsonschema`` which field is wrong, so a valid document pays
-for the fast check alone.
+failure asks which field is wrong: first the compiled validator, for a size
+over its limit (so 30,000 steps are refused in the time it takes to count
+them), then ``jsonschema``, whose choice of the most relevant error names the
+field. A valid document pays for the fast check alone.
 """
 
 from __future__ import annotations
@@ -75,10 +77,37 @@ def _describe(error) -> tuple[list, str]:
     return path, limits.get(kind, f"invalid ({kind})")
 
 
+#: The limits on sizes, by the compiled validator's name for them: checked before anything else is judged.
+_SIZE_LIMITS = {
+    "MaxItems": "more than {} items", "MaxLength": "longer than {} characters", "MaxProperties": "more than {} fields",
+}
+
+
+def size_problem(name: str, document: object) -> ScenarioError | None:
+    """S001.1: the first value of ``document`` over a size limit of the schema, found in time linear in its size."""
+    for error in _fast_validator(name).iter_errors(document):
+        words = _SIZE_LIMITS.get(type(error.kind).__name__)
+        if words is not None:
+            return ScenarioError(join_path(error.instance_path), words.format(error.kind.limit))
+    return None
+
+
+def check_kind(document: object) -> None:
+    """S001.1: a scenario's ``kind``, when given, is one the schema lists, and is blamed by name when it is not."""
+    if not isinstance(document, dict) or "kind" not in document:
+        return
+    kinds = schema("scenario")["properties"]["kind"]["enum"]
+    if document["kind"] not in kinds or not isinstance(document["kind"], str):
+        raise ScenarioError("$.kind", f"expected one of {', '.join(json.dumps(k) for k in kinds)}, got {_brief(document['kind'])}")
+
+
 def validate(name: str, document: object) -> None:
     """Raise :class:`ScenarioError` naming the first wrong field when ``document`` breaks the schema."""
     if _fast_validator(name).is_valid(document):
         return
+    too_big = size_problem(name, document)
+    if too_big is not None:
+        raise too_big
     from jsonschema.exceptions import best_match
 
     error = best_match(_precise_validator(name).iter_errors(document))

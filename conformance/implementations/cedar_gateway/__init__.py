@@ -16,6 +16,8 @@ from pathlib import Path
 
 import cedarpy
 
+from gateproof.model.scenario.document import RepeatedKeys
+
 HERE = Path(__file__).resolve().parent
 TOOLS = {"export_case": ("case_id", "destination_id"), "read_case": ("case_id",)}
 MAX_LENGTH = 128
@@ -39,12 +41,22 @@ def annotations() -> dict[str, dict]:
     return {pid: policy["annotations"] for pid, policy in parsed["staticPolicies"].items()}
 
 
+def repeats_a_key(value) -> bool:
+    """Whether the value, or an object or array anywhere in it, holds an object whose text wrote a key twice."""
+    if isinstance(value, RepeatedKeys) and len(value.pairs) > len(value):
+        return True
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return any(repeats_a_key(child) for child in children)
+
+
 def shape_failure(tool, arguments) -> tuple[str, str] | None:
     """Argument-shape validation, outside the policy: the reason and rule of the first failure, or None."""
     if not (isinstance(tool, str) and tool in TOOLS):
         return "unknown_tool", "G001.1"
     if not isinstance(arguments, dict):
         return "malformed_input", "G001.2"
+    if repeats_a_key(arguments):
+        return "malformed_input", "G001.17"
     declared = TOOLS[tool]
     if any(key not in declared for key in arguments):
         return "extra_arguments", "G001.3"
@@ -87,7 +99,7 @@ def authorize(world: dict, session: dict, tool: str, arguments: dict) -> tuple[s
 
 
 def _named(arguments, name: str, index: dict):
-    value = arguments.get(name) if isinstance(arguments, dict) else None
+    value = arguments.get(name) if isinstance(arguments, dict) and not repeats_a_key(arguments) else None
     return value if isinstance(value, str) and value in index else None
 
 

@@ -7,6 +7,7 @@ const { GatewayWorld, contentOf } = require('./gateway_world');
 const { isKnownTool, isArgumentObject, shapeRefusal } = require('./proposal');
 const { SESSION_CHECKS, CONFIGURATION_AND_CASE_CHECKS, firstRefusal } = require('./authorize');
 const { History, actionOf } = require('./history');
+const { repeatsAKey } = require('./json');
 
 const GATEWAY_VERSIONS = ['lab-001', 'lab-001+next'];
 const DEFAULT_GATEWAY_VERSION = 'lab-001';
@@ -16,9 +17,9 @@ function callerReason(reason) {
   return reason === 'tenant_mismatch' ? 'case_not_found' : reason;
 }
 
-// An argument the proposal carries, only when the arguments are an object that holds it.
+// An argument the proposal carries, only when the arguments are an object that holds it and writes no key twice.
 function argument(args, name) {
-  return isArgumentObject(args) && Object.hasOwn(args, name) ? args[name] : undefined;
+  return isArgumentObject(args) && !repeatsAKey(args) && Object.hasOwn(args, name) ? args[name] : undefined;
 }
 
 class GatewayStory {

@@ -3,9 +3,13 @@
 //
 // JSON.parse is not enough: the rules tell an integer from a float (a queued
 // payload keeps integers only, so `1.0` is dropped where `1` is kept), and
-// uids may exceed 2**53. Integers are read exactly (a BigInt beyond the safe
-// range), floats are wrapped in JsonFloat, and an integer literal outside the
-// 64-bit range is read as a float, as the model's reader does.
+// uids may exceed 2**53. Integers are read exactly at any size (a BigInt beyond
+// the safe range), floats are wrapped in JsonFloat, and a float beyond the range
+// of a double is refused. An object that writes a key twice keeps the last value,
+// as JSON.parse would, and is marked with REPEATED, the keys written twice: the
+// gateway refuses such a proposal (G001.17). A scenario nests at most 64 levels
+// (S001.5) and a protocol message wraps one a level deeper: nesting past 66 is
+// refused, so no document can exhaust the stack.
 const { InvalidScenario } = require('./errors');
 
 class JsonFloat {
@@ -14,13 +18,14 @@ class JsonFloat {
   }
 }
 
-const INT_MIN = -(2n ** 63n);
-const UINT_MAX = 2n ** 64n - 1n;
+const REPEATED = Symbol('keys written more than once');
+const MAX_DEPTH = 66;
 const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
 
 function parse(text) {
   let at = 0;
+  let depth = 0;
 
   function fail(what) {
     throw new InvalidScenario('$', `not valid JSON (${what} at character ${at})`);
@@ -46,9 +51,12 @@ function parse(text) {
     if (!match) fail('malformed number');
     at = NUMBER.lastIndex;
     const written = match[0];
-    if (match[1] !== undefined || match[2] !== undefined) return new JsonFloat(Number(written));
+    if (match[1] !== undefined || match[2] !== undefined) {
+      const float = Number(written);
+      if (!Number.isFinite(float)) fail('a number beyond the range of a double');
+      return new JsonFloat(float);
+    }
     const exact = BigInt(written);
-    if (exact < INT_MIN || exact > UINT_MAX) return new JsonFloat(Number(written));
     return Number.isSafeInteger(Number(exact)) ? Number(exact) : exact;
   }
 
@@ -74,9 +82,12 @@ function parse(text) {
   // An array or an object: items separated by commas, up to the closing bracket.
   function container(close, readItem) {
     at += 1;
+    depth += 1;
+    if (depth > MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH} levels`);
     skipWhitespace();
     if (text[at] === close) {
       at += 1;
+      depth -= 1;
       return;
     }
     for (;;) {
@@ -85,6 +96,7 @@ function parse(text) {
       if (text[at] === ',') at += 1;
       else if (text[at] === close) {
         at += 1;
+        depth -= 1;
         return;
       } else fail(`expected , or ${close}`);
     }
@@ -98,6 +110,7 @@ function parse(text) {
 
   function object() {
     const result = {};
+    const repeated = [];
     container('}', () => {
       skipWhitespace();
       if (text[at] !== '"') fail('expected a key');
@@ -105,9 +118,11 @@ function parse(text) {
       skipWhitespace();
       if (text[at] !== ':') fail('expected :');
       at += 1;
+      if (Object.hasOwn(result, key) && !repeated.includes(key)) repeated.push(key);
       // defineProperty, so that a key named __proto__ is data and not a prototype.
       Object.defineProperty(result, key, { value: value(), enumerable: true, writable: true, configurable: true });
     });
+    if (repeated.length > 0) Object.defineProperty(result, REPEATED, { value: repeated, enumerable: false });
     return result;
   }
 
@@ -147,4 +162,11 @@ function stringify(value) {
   return JSON.stringify(value);
 }
 
-module.exports = { JsonFloat, parse, stringify };
+// Whether the value, or any object or array within it, holds an object whose text wrote a key twice.
+function repeatsAKey(value) {
+  if (value === null || typeof value !== 'object' || value instanceof JsonFloat) return false;
+  if (Object.hasOwn(value, REPEATED)) return true;
+  return Object.values(value).some(repeatsAKey);
+}
+
+module.exports = { JsonFloat, REPEATED, parse, repeatsAKey, stringify };

@@ -1,9 +1,9 @@
 'use strict';
-// The shape of a proposed call (G001.1 to G001.5) and the canonical form of its arguments (G002.7). Shape checks
+// The shape of a proposed call (G001.1 to G001.5, G001.17) and the canonical form of its arguments (G002.7). Shape checks
 // read nothing but the proposal, so a malformed one can neither probe storage nor smuggle authority in.
 const { compareCodePoints } = require('./text');
 const { isObject, length } = require('./gateway_read');
-const { stringify } = require('./json');
+const { repeatsAKey, stringify } = require('./json');
 
 // The gateway's own catalogue: each tool and the arguments it declares.
 const CATALOGUE = {
@@ -31,6 +31,8 @@ const refusal = (reason, rule) => ({ reason, rule });
 function shapeRefusal(tool, args) {
   if (!isKnownTool(tool)) return refusal('unknown_tool', 'G001.1');
   if (!isArgumentObject(args)) return refusal('malformed_input', 'G001.2');
+  // G001.17: a key written twice, here or in an object nested in the arguments: which value a tool reads is a guess.
+  if (repeatsAKey(args)) return refusal('malformed_input', 'G001.17');
   const declared = CATALOGUE[tool];
   if (Object.keys(args).some((name) => !declared.includes(name))) return refusal('extra_arguments', 'G001.3');
   if (declared.some((name) => !Object.hasOwn(args, name))) return refusal('missing_argument', 'G001.4');
