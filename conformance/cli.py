@@ -14,12 +14,8 @@ import click
 from gateproof.model.scenario import ScenarioError
 
 from .bulk import decide_lines, decided
-<<<<<<< HEAD
 from .cli_options import decidable_names, rules_option
-from .documents import dumps_pretty, parse_json
-=======
 from .documents import dumps_pretty, parse_json, read_document, read_lines
->>>>>>> input-hardening
 
 USAGE_ERROR = 2
 
