@@ -287,7 +287,7 @@ def test_verify_replays_big_integers_and_repeated_keys_through_the_protocol_digi
     (tmp_path / "big.json").write_bytes(refused_send_with_user(BIG_INTEGERS["26 digits"]))
     (tmp_path / "twice.json").write_bytes(export_with_arguments(PARTNER_FIRST))
     done = gateproof("verify", "--builtin", builtin, "--replay", str(tmp_path / "big.json"), "--replay", str(tmp_path / "twice.json"),
-                     "--out", str(tmp_path / "out"), "--report", "json", "--output", str(tmp_path / "report.json"))
+                     "--out", str(tmp_path / "out"), "--report", "json")
     assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
-    [row] = json.loads((tmp_path / "report.json").read_text())["implementations"]
+    [row] = json.loads((tmp_path / "out" / "report.json").read_text())["implementations"]
     assert (row["verdict"], row["passed"], row["failed"], row["errored"]) == ("conformant", 2, 0, 0)
