@@ -13,7 +13,7 @@ import click
 
 from gateproof.model.scenario import ScenarioError, read_scenario
 
-from .bulk import decide_lines, decided
+from .bulk import CHUNK, POOL_AFTER, decided, decisions, error_record
 from .documents import dumps_pretty, parse_json
 
 USAGE_ERROR = 2
@@ -94,12 +94,18 @@ def main() -> None:
 
 @main.command()
 @click.argument("path", default="-")
-@click.option("--jsonl", is_flag=True, help="One scenario per line in, one outcome per line out.")
-@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="With --jsonl: worker processes deciding lines in parallel.")
+@click.option("--jsonl", is_flag=True, help="One scenario per line in, one outcome per line out; the first invalid line stops the run (exit status 2).")
+@click.option("--keep-going", is_flag=True,
+              help="With --jsonl: write an error record (line, field, problem) in place of each invalid line's outcome, decide every other line, and exit 2 at the end if any was invalid.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
+              help=f"With --jsonl: worker processes deciding lines in parallel. Pays only with a second core free and a stream longer than {CHUNK + POOL_AFTER} lines; "
+                   "otherwise, and never beyond the cores this process may use, lines are decided in this one.")
 @click.option("--rules", "rules", type=RulesChoice(), default=None,
               help="Decide under these rules instead of the scenario's own: a rule version, or a deliberately wrong variant (wrong:...).")
-def decide(path: str, jsonl: bool, jobs: int, rules: str | None) -> None:
+def decide(path: str, jsonl: bool, keep_going: bool, jobs: int, rules: str | None) -> None:
     """Print the model's outcome for the scenario in PATH (- for stdin)."""
+    if keep_going and not jsonl:
+        fail("--keep-going goes with --jsonl")
     if not jsonl:
         try:
             outcome = decided(parse_json(read_input(path)), rules)
@@ -109,11 +115,22 @@ def decide(path: str, jsonl: bool, jobs: int, rules: str | None) -> None:
         return
     out = sys.stdout.buffer
     stream = sys.stdin.buffer if path == "-" else open_or_fail(path)
-    for number, result in decide_lines(stream, jobs, rules):
-        if isinstance(result, ScenarioError):
-            out.flush()
-            fail(f"{path}: line {number}: {result}")
-        out.write(result + b"\n")
+    invalid, first = 0, None
+    with decisions(stream, jobs, rules) as results:
+        for number, result in results:
+            if isinstance(result, ScenarioError):
+                invalid += 1
+                first = first or f"line {number}: {result}"
+                if not keep_going:
+                    break
+                result = error_record(number, result)
+            out.write(result + b"\n")
+    # The pool is ended before the exit, whatever the lines held.
+    out.flush()
+    if invalid and not keep_going:
+        fail(f"{path}: {first}")
+    if invalid:
+        fail(f"{path}: {invalid} invalid line{'s' if invalid > 1 else ''}, each written as an error record; the first: {first}")
 
 
 def open_or_fail(path: str):
