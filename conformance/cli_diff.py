@@ -14,6 +14,7 @@ from gateproof.model.versions import VERSIONS
 from .claims import ClaimCheck, check_claims
 from .diff import Difference, forced_source_count, search_differences
 from .documents import dumps_pretty
+from .options import hypothesis_kept_out_of_working_directory, writable_folder
 from .proofs.equivalence import Comparison, compare_versions
 
 USAGE_ERROR = 2
@@ -86,7 +87,7 @@ def _claim_report(check: ClaimCheck, path: str | None) -> dict:
 @click.command()
 @click.option("--from", "left", required=True, type=click.Choice(sorted(VERSIONS)), help="The version the outcomes are compared from.")
 @click.option("--to", "right", required=True, type=click.Choice(sorted(VERSIONS)), help="The version the outcomes are compared to.")
-@click.option("--output", type=click.Path(file_okay=False), default="diff-out", show_default=True, help="Where the replayable scenario files go.")
+@click.option("--output", type=click.Path(file_okay=False), default="diff-out", show_default=True, callback=writable_folder, help="Where the replayable scenario files go.")
 @click.option("--examples", type=click.IntRange(1, 100_000), default=1000, show_default=True, help="Stories tried per search.")
 @click.option("--limit", type=click.IntRange(1, 20), default=3, show_default=True, help="At most this many differences, each for a different reason.")
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -94,17 +95,13 @@ def _claim_report(check: ClaimCheck, path: str | None) -> dict:
 @click.option("--bound", type=click.IntRange(1, 32), default=8, show_default=True,
               help="Prove the decisions alike for every send and run story up to this many sources and records, or show one where they part.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable report instead of text.")
+@hypothesis_kept_out_of_working_directory()
 def diff(left: str, right: str, output: str, examples: int, limit: int, seed: int, no_claims: bool, bound: int, as_json: bool) -> None:
     """Prove where two rule versions decide alike, search for the smallest stories on which they differ, and check the ADRs' claims."""
     if left == right:
         click.echo("gateproof: error: --from and --to name the same version; nothing can differ", err=True)
         sys.exit(USAGE_ERROR)
     directory = Path(output)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        click.echo(f"gateproof: error: {output}: cannot create ({error.strerror})", err=True)
-        sys.exit(USAGE_ERROR)
     started = time.monotonic()
     differences = search_differences(left, right, examples, limit, seed)
     searched = time.monotonic() - started

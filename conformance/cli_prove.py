@@ -17,6 +17,7 @@ from rich.table import Table
 from gateproof.model.versions import DEFAULT_VERSION
 
 from .documents import dumps_pretty
+from .options import Seconds, writable_folder
 from .proofs.catalog import BY_ID
 from .proofs.engine import COUNTEREXAMPLE, DEFAULT_TIMEOUT_SECONDS, PROVED, Result, prove_catalog, rule_names, semantics_named
 from .proofs.replay import decoded_counterexample
@@ -105,9 +106,9 @@ def _print_table(results: list[Result], documents: list[dict], rules: str, bound
               help="The most sources and fallbacks of a send, forced records of each kind in a run story, fields of a call.")
 @click.option("--only", type=click.Choice(sorted(BY_ID)), default=None, help="Prove one invariant by its id.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON document.")
-@click.option("--timeout", type=click.FloatRange(min=0.001), default=DEFAULT_TIMEOUT_SECONDS, show_default=True,
+@click.option("--timeout", type=Seconds(), default=DEFAULT_TIMEOUT_SECONDS, show_default=True,
               help="Seconds the solver may spend on one invariant before answering unknown.")
-@click.option("--counterexamples", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--counterexamples", type=click.Path(file_okay=False, path_type=Path), default=None, callback=writable_folder,
               help="Write each counterexample as scenario files (and their outcomes under RULES) into this directory.")
 def prove(rules: str, bound: int, only: str | None, as_json: bool, timeout: float, counterexamples: Path | None) -> None:
     """Prove the invariant catalog for every send, run story or call up to BOUND sources, records or fields, or show a counterexample."""

@@ -26,6 +26,8 @@ from .harness.protocol import ProtocolError
 from .harness.reports import FORMATS, brief_text, render, summary_rows
 from .harness.results import STATUSES, Tally
 from .implementations import BUILTINS, is_mutant, unavailable
+from .harness.paths import create_no_follow
+from .options import Seconds, hypothesis_kept_out_of_working_directory, writable_file, writable_folder, write_output
 
 USAGE_ERROR, DISAGREEMENT = 2, 1
 SHOWN = 10  # disagreements printed on the terminal; the report lists them all
@@ -76,8 +78,10 @@ class ResultLog:
     """Every verdict appended to a JSON Lines file the moment it is reached."""
 
     def __init__(self, path: Path):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.handle = path.open("wb")
+        try:
+            self.handle = create_no_follow(path)
+        except OSError as error:
+            fail(f"--out {path.parent}: cannot write {path.name} ({error.strerror})")
 
     def write(self, verdict) -> None:
         self.handle.write(orjson.dumps(verdict.serializable()) + b"\n")
@@ -135,18 +139,19 @@ def run_campaign(name, argv, prefix, campaign: CampaignSettings, replays, corpus
 @click.option("--rules", "rules", multiple=True, metavar="VERSION", help="Only these rule versions (repeat, or separate by commas).")
 @click.option("--kinds", "kinds", multiple=True, metavar="KIND", help=f"Only these scenario kinds: {', '.join(KINDS)}.")
 @click.option("--compare", "level", type=click.Choice(LEVELS), default="full", show_default=True, help="How strictly outcomes are compared.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True, help="Seconds allowed for each reply.")
+@click.option("--timeout", type=Seconds(), default=10.0, show_default=True, help="Seconds allowed for each reply.")
 @click.option("--window", type=click.IntRange(min=1), default=64, show_default=True, help="Runs in flight at once.")
 @click.option("--disagreements", type=click.IntRange(min=1), default=3, show_default=True,
               help="Distinct shrunk disagreements to search for per rule version.")
 @click.option("--exitfirst", "-x", is_flag=True, help="Stop each implementation's campaign at its first disagreement (after the corpus, or the batch it came in).")
 @click.option("--known", "known_path", type=click.Path(dir_okay=False), help="A file of known divergences, each with its issue link.")
 @click.option("--replay", "replays", multiple=True, type=click.Path(dir_okay=False), help="Run only these scenario files (a saved disagreement).")
-@click.option("--out", "out", type=click.Path(file_okay=False), default="gateproof-verify", show_default=True,
+@click.option("--out", "out", type=click.Path(file_okay=False), default="gateproof-verify", show_default=True, callback=writable_folder,
               help="Where results.jsonl is written as results come, and disagreements are saved as replayable files.")
 @click.option("--report", "report_format", type=click.Choice(FORMATS), help="Also write a report in this format ...")
-@click.option("--output", "output", type=click.Path(dir_okay=False), help="... to this file.")
+@click.option("--output", "output", type=click.Path(dir_okay=False), callback=writable_file, help="... to this file.")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
+@hypothesis_kept_out_of_working_directory()
 def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disagreements, exitfirst, known_path, replays, out, report_format, output, command) -> None:
     """Drive implementations through the protocol: the corpus, then generated scenarios, held to the model.
 
@@ -195,7 +200,7 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
     Console(width=None if sys.stdout.isatty() else 180).print(summary_table(tallies))
     if report_format:
         settings = {"compare": level, "examples": examples, "seed": seed, "rules": rules, "kinds": list(kinds), "timeout": timeout}
-        Path(output).write_text(render(report_format, tallies, settings), encoding="utf-8")
+        write_output("--output", output, render(report_format, tallies, settings).encode("utf-8"))
     if not all_started:
         sys.exit(USAGE_ERROR)
     sys.exit(0 if all(is_met(t, t.expected) for t in tallies if not t.unavailable) else DISAGREEMENT)
