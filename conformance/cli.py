@@ -130,7 +130,8 @@ def decide(path: str, jsonl: bool, keep_going: bool, jobs: int, rules: str | Non
     if invalid and not keep_going:
         fail(f"{path}: {first}")
     if invalid:
-        fail(f"{path}: {invalid} invalid line{'s' if invalid > 1 else ''}, each written as an error record; the first: {first}")
+        plural = "s" if invalid > 1 else ""
+        fail(f"{path}: {invalid} invalid line{plural}, written as error record{plural}; the first: {first}")
 
 
 def open_or_fail(path: str):

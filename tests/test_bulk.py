@@ -66,7 +66,7 @@ def test_keep_going_writes_an_error_record_for_each_bad_line_and_decides_every_o
     assert errors[1]["error"]["problem"] == "expected one of 1, got 2"
     decided = [r for r in records if "error" not in r]
     assert decided == [outcome(n) for n in range(1, count + 1) if n not in BAD]
-    assert "3 invalid lines, each written as an error record; the first: line 2: $: not valid JSON" in done.stderr
+    assert "3 invalid lines, written as error records; the first: line 2: $: not valid JSON" in done.stderr
 
 
 def test_keep_going_on_good_lines_alone_exits_0_and_is_only_for_jsonl():
