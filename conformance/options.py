@@ -36,13 +36,10 @@ class Seconds(click.ParamType):
         self.least = least
 
     def convert(self, value, param, ctx) -> float:
-        if isinstance(value, float) and not isinstance(value, bool):
-            seconds = value
-        else:
-            try:
-                seconds = float(value)
-            except (TypeError, ValueError):
-                self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
         if not math.isfinite(seconds):
             self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
         if not self.least < seconds <= MOST_SECONDS:
