@@ -102,6 +102,7 @@ def diff(left: str, right: str, output: str, examples: int, limit: int, seed: in
         click.echo("gateproof: error: --from and --to name the same version; nothing can differ", err=True)
         sys.exit(USAGE_ERROR)
     directory = Path(output)
+    directory.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     differences = search_differences(left, right, examples, limit, seed)
     searched = time.monotonic() - started

@@ -79,6 +79,7 @@ class ResultLog:
 
     def __init__(self, path: Path):
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)
             self.handle = create_no_follow(path)
         except OSError as error:
             fail(f"--out {path.parent}: cannot write {path.name} ({error.strerror})")

@@ -51,35 +51,61 @@ def _reason(error: OSError) -> str:
     return error.strerror or str(error)
 
 
+def _make(folder: Path, made: list[Path]) -> None:
+    """Create ``folder`` and whichever of its parents are missing, adding each one created to ``made``, innermost first."""
+    missing = []
+    while not folder.exists() and not folder.is_symlink() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    for created in reversed(missing):
+        created.mkdir()
+        made.insert(0, created)
+
+
+def _unmade(folders: list[Path]) -> None:
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return  # something was written there meanwhile: it stays
+
+
 def folder_problem(path: str | os.PathLike) -> str | None:
-    """Why no file can be written in the folder ``path`` (created if missing), or None when one can."""
-    folder = Path(path)
+    """Why no file can be written in the folder ``path``, or None when one can.
+
+    Folders created to find out are removed again: the command creates them when it writes.
+    """
+    folder, made = Path(path), []
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        _make(folder, made)
         handle, probe = tempfile.mkstemp(prefix=".gateproof-probe-", dir=folder)
         os.close(handle)
         os.unlink(probe)
     except OSError as error:
         return f"cannot write files in this folder ({_reason(error)})"
+    finally:
+        _unmade(made)
     return None
 
 
 def file_problem(path: str | os.PathLike) -> str | None:
     """Why the file ``path`` cannot be written at the end of the work, or None when it can.
 
-    Its folder is created if missing; a file created to find out is removed again.
+    A file, or folders, created to find out are removed again.
     """
-    target = Path(path)
+    target, made = Path(path), []
     if target.is_dir():
         return "is a folder, not a file"
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        _make(target.parent, made)
         existed = target.exists()
         os.close(os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT))
         if not existed:
             os.unlink(target)
     except OSError as error:
         return f"cannot be written ({_reason(error)})"
+    finally:
+        _unmade(made)
     return None
 
 
@@ -100,8 +126,9 @@ def writable_file(ctx: click.Context, param: click.Parameter, value):
 
 
 def write_output(option: str, path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to the file an option names; a failure (a full device, say) is a usage error naming the option."""
+    """Write ``data`` to the file an option names, its folder created; a failure (a full device, say) is a usage error naming the option."""
     try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
         with open(path, "wb") as handle:
             handle.write(data)
     except OSError as error:

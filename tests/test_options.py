@@ -46,9 +46,16 @@ def test_a_report_that_cannot_be_written_is_refused_before_the_campaign(tmp_path
     assert not (tmp_path / "out" / "results.jsonl").exists()  # nothing ran: the results file was never started
 
 
-def test_a_report_whose_folder_is_missing_gets_the_folder_and_nothing_is_left_when_the_check_passes(tmp_path):
+def test_a_report_whose_folder_is_missing_gets_the_folder_when_it_is_written(tmp_path):
     result = run("verify", "--builtin", "reference", "--examples", "0", "--report", "json", "--output", "new/d/r.json")
     assert result.exit_code == 0 and (tmp_path / "new" / "d" / "r.json").stat().st_size > 0
+    assert sorted(os.listdir(tmp_path / "new" / "d")) == ["r.json"]
+
+
+def test_checking_outputs_leaves_nothing_behind_when_the_command_then_fails(tmp_path):
+    result = run("verify", "--builtin", "nope", "--out", "o/p", "--report", "json", "--output", "r/s/t.json")
+    assert result.exit_code == 2 and "no such built-in" in result.stderr
+    assert os.listdir(tmp_path) == []
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
