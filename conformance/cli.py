@@ -98,8 +98,8 @@ def main() -> None:
 @click.option("--keep-going", is_flag=True,
               help="With --jsonl: write an error record (line, field, problem) in place of each invalid line's outcome, decide every other line, and exit 2 at the end if any was invalid.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
-              help=f"With --jsonl: worker processes deciding lines in parallel. Pays only with a second core free and a stream longer than {CHUNK + POOL_AFTER} lines; "
-                   "otherwise, and never beyond the cores this process may use, lines are decided in this one.")
+              help=f"With --jsonl: processes deciding lines in parallel, this one among them. A second pays only on a core left idle (by the last minute's load) "
+                   f"and a stream longer than {CHUNK + POOL_AFTER} lines; otherwise lines are decided in this process alone, and never in more than the idle cores.")
 @click.option("--rules", "rules", type=RulesChoice(), default=None,
               help="Decide under these rules instead of the scenario's own: a rule version, or a deliberately wrong variant (wrong:...).")
 def decide(path: str, jsonl: bool, keep_going: bool, jobs: int, rules: str | None) -> None:

@@ -35,8 +35,8 @@ def outcome(number: int) -> dict:
 
 @pytest.fixture
 def two_cores(monkeypatch):
-    """As if this process may run on two cores, so --jobs 2 starts a worker even on a one-core machine."""
-    monkeypatch.setattr(bulk, "usable_cores", lambda: 2)
+    """As if two idle cores were there, so --jobs 2 starts a worker even on a busy or one-core machine."""
+    monkeypatch.setattr(bulk, "idle_cores", lambda: 2)
 
 
 def decide(*args, input: bytes):
@@ -126,14 +126,14 @@ def test_lines_are_read_only_a_bounded_distance_ahead_of_what_is_handed_on(jobs,
     assert read >= 4000
 
 
-def test_one_usable_core_or_a_short_stream_is_decided_without_a_pool(monkeypatch):
+def test_one_idle_core_or_a_short_stream_is_decided_without_a_pool(monkeypatch):
     def no_pool(*args):
         raise AssertionError("a worker pool was started")
 
     monkeypatch.setattr(bulk, "_shared", no_pool)
-    monkeypatch.setattr(bulk, "usable_cores", lambda: 1)
+    monkeypatch.setattr(bulk, "idle_cores", lambda: 1)
     assert len(list(bulk.decide_lines([line(n) for n in range(MANY)], jobs=2))) == MANY
-    monkeypatch.setattr(bulk, "usable_cores", lambda: 2)
+    monkeypatch.setattr(bulk, "idle_cores", lambda: 2)
     short = [line(n) for n in range(bulk.CHUNK + bulk.POOL_AFTER - 1)]
     assert [orjson.loads(r) for _, r in bulk.decide_lines(short, jobs=2)] == [orjson.loads(r) for _, r in bulk.decide_lines(short)]
 
@@ -144,3 +144,11 @@ def test_worker_processes_decide_as_one_process_does_in_input_order(two_cores):
     shared = decide("--jobs", "2", input=b"\n".join(lines) + b"\n")
     assert alone.exit_code == shared.exit_code == 0
     assert shared.stdout == alone.stdout and alone.stdout.count("\n") == MANY + 17
+
+
+@pytest.mark.parametrize("cores, load, idle", [(2, 0.0, 2), (2, 0.9, 2), (2, 1.0, 1), (2, 9.5, 1), (8, 2.5, 6), (1, 0.0, 1)])
+def test_the_cores_left_idle_are_the_usable_ones_less_the_load_rounded_up(monkeypatch, cores, load, idle):
+    monkeypatch.setattr(bulk, "usable_cores", lambda: cores)
+    monkeypatch.setattr(bulk.os, "getloadavg", lambda: (load, load, load))
+    assert bulk.idle_cores() == idle
+    assert bulk.worker_count(64) == idle and bulk.worker_count(1) == 1
