@@ -21,12 +21,12 @@ from .harness.compare import LEVELS
 from .harness.corpus import load_corpus
 from .harness.expectations import CAUGHT, CONFORMANT, is_met, smallest_counterexample
 from .harness.known import read_known
+from .harness.paths import create_no_follow
 from .harness.process import StartFailed
 from .harness.protocol import ProtocolError
 from .harness.reports import FORMATS, brief_text, render, summary_rows
 from .harness.results import STATUSES, Tally
 from .implementations import BUILTINS, is_mutant, unavailable
-from .harness.paths import create_no_follow
 from .options import Seconds, hypothesis_kept_out_of_working_directory, writable_file, writable_folder, write_output
 
 USAGE_ERROR, DISAGREEMENT = 2, 1
