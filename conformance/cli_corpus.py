@@ -8,6 +8,7 @@ import click
 
 from .corpus_build import build as build_corpus
 from .harness.corpus import export_corpus
+from .options import writable_folder
 
 
 @click.group()
@@ -23,7 +24,7 @@ def build() -> None:
 
 
 @corpus.command()
-@click.argument("directory", type=click.Path(file_okay=False))
+@click.argument("directory", type=click.Path(file_okay=False), callback=writable_folder)
 def export(directory: str) -> None:
     """Write the corpus under DIRECTORY, one JSON file per family, for runners in any language."""
     written = export_corpus(Path(directory))

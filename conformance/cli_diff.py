@@ -19,6 +19,7 @@ from .cli_options import RuleName, model_versions, out_option, verbosity_options
 from .diff import Difference, each_difference, forced_source_count
 from .diff_text import claim_lines, difference_lines, printed, proof_lines, summary_lines
 from .documents import dumps_pretty
+from .options import hypothesis_kept_out_of_working_directory
 from .progress import Progress
 from .proofs.equivalence import SUBJECTS, Comparison, each_comparison
 
@@ -101,6 +102,7 @@ EPILOG = ("Exit status: 0 when every difference found is one an ADR documents an
               help="Prove the decisions alike for every send and run story up to this many sources and records, or show one where they part.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable report (conformance/schema/diff-report.schema.json) instead of text.")
 @verbosity_options
+@hypothesis_kept_out_of_working_directory()
 def diff(left: str, right: str, out: str, examples: int, limit: int, seed: int, no_claims: bool, bound: int, as_json: bool,
          quiet: bool, verbose: bool) -> None:
     """Prove where two rule versions decide alike, search for the smallest stories on which they differ, and check the ADRs' claims."""

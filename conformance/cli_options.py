@@ -76,9 +76,11 @@ def rules_option(names: Callable[[], Iterable[str]], help: str, what: str = "a r
 
 
 def out_option(default: str | None, help: str):
-    """``--out DIR``: a folder the command writes files into."""
+    """``--out DIR``: a folder the command writes files into, checked (and created) before any work."""
+    from .options import writable_folder
+
     return click.option("--out", "out", metavar="DIR", type=click.Path(file_okay=False), default=default,
-                        show_default=default is not None, help=help)
+                        show_default=default is not None, callback=writable_folder, help=help)
 
 
 def verbosity_options(function):

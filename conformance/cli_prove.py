@@ -19,6 +19,7 @@ from gateproof.model.versions import DEFAULT_VERSION
 
 from .cli_options import RuleName, out_option, verbosity_options, VERSIONS_COMMAND
 from .documents import dumps_pretty
+from .options import Seconds
 from .progress import Progress
 from .proofs.catalog import BY_ID, CATALOG
 from .proofs.engine import COUNTEREXAMPLE, DEFAULT_TIMEOUT_SECONDS, PROVED, Result, rule_names, semantics_named
@@ -108,7 +109,7 @@ def _print_table(results: list[Result], documents: list[dict], rules: str, bound
               help="The most sources and fallbacks of a send, forced records of each kind in a run story, fields of a call.")
 @click.option("--only", type=click.Choice(sorted(BY_ID)), default=None, help="Prove one invariant by its id.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON document.")
-@click.option("--timeout", type=click.FloatRange(min=0.001), default=DEFAULT_TIMEOUT_SECONDS, show_default=True,
+@click.option("--timeout", type=Seconds(), default=DEFAULT_TIMEOUT_SECONDS, show_default=True,
               help="Seconds the solver may spend on one invariant before answering unknown.")
 @out_option(None, "Write each counterexample as scenario files (and their outcomes under RULES) into this folder.")
 @verbosity_options

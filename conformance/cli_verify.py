@@ -26,6 +26,7 @@ from .harness.protocol import ProtocolError
 from .harness.results import Tally
 from .harness.shards import parse_shard
 from .implementations import BUILTINS, is_mutant, unavailable
+from .options import Seconds, hypothesis_kept_out_of_working_directory, writable_folder
 from .reports import terminal
 from .reports.render import FORMATS, render_into
 from .reports.results_log import ResultLog
@@ -132,7 +133,7 @@ def run_campaign(name, argv, naming, campaign: CampaignSettings, replays, corpus
 @click.option("--rules", "rules", multiple=True, metavar="VERSION", help=f"Only these rule versions (repeat, or separate by commas; {VERSIONS_COMMAND} lists them).")
 @click.option("--kinds", "kinds", multiple=True, metavar="KIND", help=f"Only these scenario kinds: {', '.join(KINDS)}.")
 @click.option("--compare", "level", type=click.Choice(LEVELS), default="full", show_default=True, help="How strictly outcomes are compared.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True, help="Seconds allowed for each reply.")
+@click.option("--timeout", type=Seconds(), default=10.0, show_default=True, help="Seconds allowed for each reply.")
 @click.option("--window", type=click.IntRange(min=1), default=64, show_default=True, help="Runs in flight at once.")
 @click.option("--disagreements", type=click.IntRange(min=1), default=3, show_default=True,
               help="Distinct shrunk disagreements to search for per rule version.")
@@ -143,13 +144,14 @@ def run_campaign(name, argv, naming, campaign: CampaignSettings, replays, corpus
               help="Run only part I of N of the campaign (corpus and generated scenarios); the N parts together are the whole. Merge their results with gateproof report.")
 @click.option("--known", "known_path", type=click.Path(dir_okay=False), help="A file of known divergences, each with its issue link.")
 @click.option("--replay", "replays", multiple=True, type=click.Path(dir_okay=False), help="Run only these scenario files (a saved disagreement).")
-@click.option("--out", "out", metavar="DIR", type=click.Path(file_okay=False), default="gateproof-verify", show_default=True,
+@click.option("--out", "out", metavar="DIR", type=click.Path(file_okay=False), default="gateproof-verify", show_default=True, callback=writable_folder,
               help="Where results.jsonl is written as results come, and disagreements are saved as replayable files.")
 @click.option("--report", "report_formats", multiple=True, type=click.Choice(FORMATS),
               help="Also render a report in this format into --out (repeat for more); gateproof report renders one later from results.jsonl.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no details: the summary alone.")
 @click.option("--verbose", "-v", is_flag=True, help="Every disagreement in full, and a row for every mutant.")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
+@hypothesis_kept_out_of_working_directory()
 def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disagreements, exitfirst, with_corpus, shard, known_path, replays, out, report_formats, quiet, verbose, command) -> None:
     """Drive implementations through the protocol: the corpus, then generated scenarios, held to the model.
 
@@ -186,7 +188,10 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
     settings = {"compare": level, "examples": examples, "seed": seed, "rules": list(rules) if rules else None, "kinds": list(kinds),
                 "timeout": timeout, "shard": [part.index, part.count], "corpus": with_corpus, "implementations": [list(naming) for _, _, naming in implementations]}
     results = Path(out) / "results.jsonl"
-    log = ResultLog(results, settings)
+    try:
+        log = ResultLog(results, settings)
+    except OSError as error:
+        fail(f"--out {out}: cannot write results.jsonl ({error.strerror})")
     tallies, all_started = [], True
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as progress:
         for name, argv, naming in implementations:

@@ -11,7 +11,6 @@ loses nothing when a campaign is cut short.
 
 from __future__ import annotations
 
-import re
 import shlex
 import time
 from pathlib import Path
@@ -26,6 +25,7 @@ from ..documents import dumps_pretty
 from .corpus import CorpusCase
 from .hunt import Hunt, model_outcome
 from .known import KnownDivergence
+from .paths import folder_within, path_component, write_no_follow
 from .process import ImplementationProcess, StartFailed
 from .protocol import RunReply, scenario_rules
 from .results import Tally, Verdict, is_same_reply, judge
@@ -66,10 +66,6 @@ def is_selected(scenario: dict, campaign: CampaignSettings) -> bool:
     return kind in campaign.kinds and (campaign.rules is None or scenario_rules(scenario) in campaign.rules)
 
 
-def _file_name(scenario_id: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", scenario_id) + ".json"
-
-
 class Campaign:
     """One implementation driven through the corpus and generated scenarios."""
 
@@ -93,17 +89,19 @@ class Campaign:
 
     def record(self, verdict: Verdict) -> Verdict:
         if verdict.disagreement is not None and self.settings.out is not None:
-            verdict = self._saved(verdict)
+            try:
+                verdict = self._saved(verdict)
+            except OSError as error:
+                self.tally.notes.append(f"could not save the disagreement on {verdict.scenario_id}: {error}")
         self.tally.verdicts.append(verdict)
         self.observe(verdict)
         return verdict
 
     def _saved(self, verdict: Verdict) -> Verdict:
         """The verdict with its scenario written as a replayable file and the command that replays it."""
-        directory = self.settings.out / _file_name(self.name)[:-5]
-        directory.mkdir(parents=True, exist_ok=True)
-        path = directory / _file_name(verdict.scenario_id)
-        path.write_bytes(dumps_pretty(verdict.disagreement.scenario) + b"\n")
+        directory = folder_within(self.settings.out, path_component(self.name))
+        path = directory / f"{path_component(verdict.scenario_id)}.json"
+        write_no_follow(path, dumps_pretty(verdict.disagreement.scenario) + b"\n")
         disagreement = evolve(verdict.disagreement, replay_path=str(path), replay_command=self.replay_command(path))
         return evolve(verdict, disagreement=disagreement)
 
@@ -174,7 +172,7 @@ class Campaign:
 
     def finish(self) -> Tally:
         tally = self.tally
-        tally.restarts, tally.reordered, tally.notes = self.process.restarts, self.process.reordered, list(self.process.notes)
+        tally.restarts, tally.reordered, tally.notes = self.process.restarts, self.process.reordered, [*self.process.notes, *tally.notes]
         tally.seconds = time.perf_counter() - self.began
         self.process.close()
         return tally

@@ -24,7 +24,7 @@ from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 from ..generation import scenarios
 from ..generation.reducer import reduce
 from .protocol import Outcome, RunReply
-from .results import Disagreement, Verdict, judge
+from .results import MOST_ERRORS_KEPT, Disagreement, Verdict, judge
 from .shards import dealt, share
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ class Hunt:
             if verdict.status in ("passed", "known", "skipped"):
                 tally.unkept[self.family, verdict.status] += 1
             elif verdict.status == "errored":
-                if verdict.message not in self.flagged:
+                if verdict.message not in self.flagged and len(self.flagged) < MOST_ERRORS_KEPT:
                     self.flagged.add(verdict.message)
                     c.record(verdict)
                 else:

@@ -18,6 +18,9 @@ from .protocol import Errored, Outcome, RunReply, Skipped, Started
 STATUSES = ("passed", "failed", "known", "nondeterministic", "skipped", "errored")
 #: Statuses that make an implementation non-conformant (exit status 1).
 FAILING = ("failed", "nondeterministic", "errored")
+#: Distinct errors kept as verdicts for each rule version's generated scenarios; the rest are counted.
+#: An implementation whose every error names its scenario would otherwise be kept answer by answer.
+MOST_ERRORS_KEPT = 20
 
 
 @frozen
@@ -67,6 +70,7 @@ class Tally:
     """One implementation's run, filled in as it goes: who it is, its verdicts, and what the driver had to do.
 
     Generated scenarios that pass or are skipped are counted, not kept: a campaign runs thousands.
+    Of their errors, the first :data:`MOST_ERRORS_KEPT` distinct ones are kept, the rest counted.
     """
 
     name: str

@@ -28,6 +28,7 @@ from pathlib import Path
 from gateproof.model.scenario import ScenarioError
 
 from ..documents import dumps, parse_json
+from ..harness.paths import create_no_follow
 from ..harness.protocol import Started
 from ..harness.results import Disagreement, Tally, Verdict
 
@@ -50,7 +51,7 @@ class ResultLog:
 
     def __init__(self, path: Path, settings: dict):
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.handle = path.open("wb")
+        self.handle = create_no_follow(path)  # a results.jsonl that is a symbolic link is refused, never followed
         self.started = time.monotonic()
         self._write({"record": "campaign", "format": FORMAT_VERSION, "gateproof": gateproof_version(), "started": now_text(),
                      "settings": settings})

@@ -1,0 +1,59 @@
+"""Files a campaign writes, kept under the folder the user chose whatever an implementation calls itself.
+
+An implementation's name and a scenario's id are data: each becomes one
+bounded path component by :func:`path_component`, and no file or folder is
+written through a symbolic link that stands where it would go.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+#: The longest component written: far below the 255 bytes file systems allow, with room for a suffix.
+MOST_CHARACTERS = 64
+#: A name kept as it is: it starts with a letter or digit, and holds nothing but letters, digits, ``.``, ``_`` and ``-``.
+_KEPT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def path_component(name: str) -> str:
+    """``name`` as one path component: the same name always gives the same component, two names never the same one.
+
+    A short name of safe characters is kept as it is. Any other name has its
+    unsafe runs replaced by ``_``, is cut to length, and ends in ``~`` and a
+    digest of the whole name: a kept name never holds ``~``, so it cannot
+    meet a changed one, and two changed names meet only if their digests do.
+    """
+    if len(name) <= MOST_CHARACTERS and _KEPT.fullmatch(name):
+        return name
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    readable = _UNSAFE.sub("_", name).lstrip("._-")[: MOST_CHARACTERS - len(digest) - 1]
+    return f"{readable}~{digest}"
+
+
+def create_no_follow(path: str | os.PathLike):
+    """Open ``path`` for writing from empty, never through a symbolic link standing there (OSError when one does)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        return os.fdopen(os.open(path, flags, 0o644), "wb")
+    except OSError as error:
+        if Path(path).is_symlink():
+            raise OSError(error.errno, "is a symbolic link, which is never followed", str(path)) from None
+        raise
+
+
+def write_no_follow(path: Path, data: bytes) -> None:
+    with create_no_follow(path) as handle:
+        handle.write(data)
+
+
+def folder_within(parent: Path, name: str) -> Path:
+    """The folder ``parent/name``, created if missing; OSError when a symbolic link or a file stands there."""
+    folder = parent / name
+    folder.mkdir(parents=True, exist_ok=True)
+    if folder.is_symlink() or not folder.is_dir():
+        raise OSError(f"{folder}: is a symbolic link or not a folder, and is never written through")
+    return folder
