@@ -21,6 +21,7 @@ from .harness.compare import LEVELS
 from .harness.corpus import load_corpus
 from .harness.expectations import CAUGHT, CONFORMANT, is_met, smallest_counterexample
 from .harness.known import read_known
+from .harness.channel import end_groups_on_signals
 from .harness.process import StartFailed
 from .harness.protocol import ProtocolError
 from .harness.reports import FORMATS, brief_text, render, summary_rows
@@ -157,6 +158,8 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
     a mutant missed), 2 usage or protocol error. Under --builtin all a
     built-in that cannot run here (node not on PATH) is reported unavailable.
     """
+    # SIGTERM, SIGINT or SIGHUP: every implementation's process group ends with verify.
+    click.get_current_context().call_on_close(end_groups_on_signals())
     if bool(report_format) != bool(output):
         fail("--report and --output go together")
     rules, kinds = split_values(rules) or None, split_values(kinds) or KINDS

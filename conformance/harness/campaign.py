@@ -27,7 +27,7 @@ from .corpus import CorpusCase
 from .hunt import Hunt, model_outcome
 from .known import KnownDivergence
 from .process import ImplementationProcess, StartFailed
-from .protocol import RunReply, scenario_rules
+from .protocol import Errored, RunReply, scenario_rules
 from .results import Tally, Verdict, is_same_reply, judge
 
 KINDS = ("ceiling", "gateway")
@@ -73,8 +73,10 @@ class Campaign:
     def __init__(self, name: str | None, argv, campaign: CampaignSettings, observe: Callable[[Verdict], None] = lambda verdict: None,
                  advance: Callable[[], None] = lambda: None):
         self.name, self.argv, self.settings, self.observe, self.advance = name, tuple(argv), campaign, observe, advance
-        self.process = ImplementationProcess(self.argv, campaign.timeout, campaign.window)
+        self.process = ImplementationProcess(self.argv, campaign.timeout, campaign.window, on_duplicate=self._duplicate)
         self.tally = Tally(name)
+        self.origin: dict[str, tuple[str, str, tuple[str, ...]]] = {}  # scenario id -> (phase, family, pinned rules) of known scenarios
+        self.duplicated: set[str] = set()  # generated families in which a duplicate reply is already recorded
 
     def start(self):
         """Start the implementation; StartFailed when it does not answer start as the protocol says.
@@ -103,9 +105,23 @@ class Campaign:
         disagreement = evolve(verdict.disagreement, replay_path=str(path), replay_command=command)
         return evolve(verdict, disagreement=disagreement)
 
+    def _duplicate(self, scenario: dict, errored: Errored) -> None:
+        """A second reply to a run already answered: an error of that run's scenario, whatever its first answer was judged.
+
+        Among generated scenarios the first in each family is recorded and the rest counted, as for any repeated error.
+        """
+        scenario_id = scenario.get("id", "")
+        phase, family, pinned = self.origin.get(scenario_id, ("generated", f"generated/{scenario_rules(scenario)}", ()))
+        if phase == "generated" and family in self.duplicated:
+            self.tally.unkept[family, "errored"] += 1
+            return
+        self.duplicated.add(family)
+        self.record(Verdict(self.name, phase, family, scenario_id, "errored", errored.message, pinned))
+
     def run_known(self, phase: str, entries: list[tuple[str, tuple[str, ...], dict, dict]]) -> None:
         """Scenarios with a known expected outcome, pipelined: (family, pinned rules, scenario, expected) each."""
         by_scenario = {id(scenario): (family, pinned, expected) for family, pinned, scenario, expected in entries}
+        self.origin.update((scenario.get("id", ""), (phase, family, pinned)) for family, pinned, scenario, _ in entries)
         failures = []
         for scenario, reply in self.process.run_many([scenario for _, _, scenario, _ in entries]):
             family, pinned, expected = by_scenario[id(scenario)]
