@@ -154,8 +154,8 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
     Name each implementation with --builtin NAME or give its command after --
     (run without a shell). A built-in mutant (mutant:NAME) is expected to be
     caught, every other implementation to conform. Exit status: 0 when every
-    implementation did what it is expected to, 1 otherwise (disagreements, or
-    a mutant missed), 2 usage or protocol error. Under --builtin all a
+    implementation did what it is expected to, 1 otherwise (disagreements,
+    nothing decided, or a mutant missed), 2 usage or protocol error. Under --builtin all a
     built-in that cannot run here (node not on PATH) is reported unavailable.
     """
     # SIGTERM, SIGINT or SIGHUP: every implementation's process group ends with verify.

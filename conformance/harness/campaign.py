@@ -19,11 +19,9 @@ from typing import Callable
 
 from attrs import evolve, frozen
 
-from gateproof.model.gateway.gate import GATEWAY_VERSIONS
-from gateproof.model.versions import VERSIONS
-
 from ..documents import dumps_pretty
 from .corpus import CorpusCase
+from .expectations import RULES_OF_KIND
 from .hunt import Hunt, model_outcome
 from .known import KnownDivergence
 from .process import ImplementationProcess, StartFailed
@@ -31,7 +29,6 @@ from .protocol import Errored, RunReply, scenario_rules
 from .results import Tally, Verdict, is_same_reply, judge
 
 KINDS = ("ceiling", "gateway")
-RULES_OF_KIND = {"ceiling": tuple(VERSIONS), "gateway": tuple(GATEWAY_VERSIONS)}
 
 
 @frozen
@@ -127,7 +124,7 @@ class Campaign:
             family, pinned, expected = by_scenario[id(scenario)]
             self.advance()
             verdict = judge(self.name, phase, family, scenario, expected, reply, self.settings.level, self.settings.known, pinned)
-            self.tally.count_scenario(verdict.status == "failed")
+            self.tally.count_scenario(scenario, verdict.status, verdict.message)
             if verdict.status == "failed":
                 failures.append((verdict, reply))
             else:
@@ -156,6 +153,8 @@ class Campaign:
     def run_generated(self) -> None:
         info = self.tally.info
         chosen = targets(self.settings, info.kinds, info.rules)
+        if not chosen and self.settings.examples:
+            self.tally.notes.append(f"generated 0 of the {self.settings.examples} scenarios asked: it declares no kind and rule version selected")
         started = time.perf_counter()
         for number, (kind, version) in enumerate(chosen):
             budget = self.settings.examples // len(chosen) + (number < self.settings.examples % len(chosen))
@@ -167,7 +166,9 @@ class Campaign:
 
     def finish(self) -> Tally:
         tally = self.tally
-        tally.restarts, tally.reordered, tally.notes = self.process.restarts, self.process.reordered, list(self.process.notes)
+        tally.restarts, tally.reordered = self.process.restarts, self.process.reordered
+        tally.notes += self.process.notes
+        tally.notes += [f"skipped {count}: {reason}" for reason, count in tally.skipped_for.most_common()]
         self.process.close()
         return tally
 
