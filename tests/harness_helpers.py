@@ -14,6 +14,10 @@ FAKES = Path(__file__).resolve().parent / "implementations"
 CASES = [c for c in load_corpus() if c.family == "gateway/cross_tenant"] + [c for c in load_corpus() if c.family == "gateway/malformed"][:4]
 FAULT = 3
 FAULT_ID = CASES[FAULT].id + ".fault"
+#: The timeout where a hang is not the point: long enough for a loaded machine to start a Python fake.
+GENEROUS = 60.0
+#: The timeout where a hang is the point: short, yet a loaded machine still starts a fake within it.
+SHORT = 3.0
 
 
 def fake(name: str) -> tuple[str, ...]:
@@ -32,7 +36,7 @@ def entries(fault: int | None = FAULT) -> list[tuple]:
 
 def drive(name: str, fault: int | None = FAULT, **settings) -> Campaign:
     """The fake named ``name`` through the chosen cases, pipelined; the finished campaign."""
-    campaign = Campaign(name, fake(name), CampaignSettings(**{"timeout": 5.0, **settings}))
+    campaign = Campaign(name, fake(name), CampaignSettings(**{"timeout": GENEROUS, **settings}))
     campaign.start()
     campaign.run_known("corpus", entries(fault))
     campaign.finish()

@@ -4,7 +4,7 @@ import pytest
 
 from gateproof.conformance.harness.process import ImplementationProcess, StartFailed
 
-from harness_helpers import CASES, FAULT, FAULT_ID, drive, entries, fake, statuses
+from harness_helpers import CASES, FAULT, FAULT_ID, GENEROUS, SHORT, drive, entries, fake, statuses
 
 
 def others_pass(campaign) -> bool:
@@ -26,7 +26,7 @@ def test_a_fault_no_run_can_be_blamed_for_costs_a_restart_and_lands_on_its_own_r
 
 
 def test_a_crash_keeps_what_the_implementation_said_on_stderr():
-    process = ImplementationProcess(fake("crash_mid_run"), timeout=5)
+    process = ImplementationProcess(fake("crash_mid_run"), timeout=GENEROUS)
     process.start()
     reply = process.run_one(entries()[FAULT][2])
     process.close()
@@ -34,9 +34,9 @@ def test_a_crash_keeps_what_the_implementation_said_on_stderr():
 
 
 def test_a_hang_is_killed_after_the_timeout_and_the_run_goes_on():
-    campaign = drive("hang", timeout=0.5)
+    campaign = drive("hang", timeout=SHORT)
     assert statuses(campaign)[FAULT_ID] == "errored"
-    assert "no reply within 0.5s" in next(v.message for v in campaign.tally.verdicts if v.scenario_id == FAULT_ID)
+    assert f"no reply within {SHORT:g}s" in next(v.message for v in campaign.tally.verdicts if v.scenario_id == FAULT_ID)
     assert others_pass(campaign)
 
 
@@ -68,7 +68,7 @@ def test_an_implementation_that_is_always_wrong_fails_everywhere():
 
 
 def test_an_implementation_that_does_not_answer_start_is_refused():
-    process = ImplementationProcess(fake("fail_on_start"), timeout=5)
+    process = ImplementationProcess(fake("fail_on_start"), timeout=GENEROUS)
     with pytest.raises(StartFailed, match="did not answer start"):
         process.start()
 

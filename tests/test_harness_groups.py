@@ -14,7 +14,7 @@ from gateproof.conformance.harness.process import ImplementationProcess
 
 from gateproof.conformance.harness.campaign import Campaign, CampaignSettings
 
-from harness_helpers import CASES, FAKES, FAULT_ID, children, drive, entries, fake, group_members, left_running, statuses
+from harness_helpers import CASES, FAKES, FAULT_ID, SHORT, children, drive, entries, fake, group_members, left_running, statuses
 
 LAUNCHER = ("sh", str(FAKES / "launcher.sh"))
 
@@ -67,7 +67,7 @@ def test_a_launcher_that_does_not_exec_is_ended_with_its_child_when_a_hang_resta
 
 def through_launcher(name: str) -> Campaign:
     """The fake named ``name`` started by a shell script that does not exec it, through the chosen cases."""
-    campaign = Campaign(name, (*LAUNCHER, *fake(name)), CampaignSettings(timeout=3.0))
+    campaign = Campaign(name, (*LAUNCHER, *fake(name)), CampaignSettings(timeout=SHORT))
     campaign.start()
     campaign.run_known("corpus", entries())
     campaign.finish()
