@@ -189,7 +189,10 @@ class Channel:
             return f"exited with status {self.process.returncode}"
         deadline = time.monotonic() + within
         while True:
-            found = os.waitid(os.P_PID, self.process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            try:
+                found = os.waitid(os.P_PID, self.process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            except ChildProcessError:
+                return "exited"  # reaped elsewhere: how is not known
             if found is not None:
                 return _describe(found)
             if time.monotonic() >= deadline:
@@ -204,7 +207,12 @@ class Channel:
             os.killpg(self.group, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        self.process.wait()
+        # Reaped by hand, not by Popen.wait, whose lock a signal handler ending the same group would wait on for ever.
+        try:
+            _, status = os.waitpid(self.process.pid, 0)
+            self.process.returncode = os.waitstatus_to_exitcode(status)
+        except ChildProcessError:
+            pass
         self.ended = True
         _LIVE.discard(self)
 
