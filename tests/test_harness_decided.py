@@ -34,6 +34,7 @@ def test_an_implementation_that_skips_everything_decides_nothing_and_exits_1():
     assert status == 1 and row["verdict"] == "NOTHING DECIDED"
     assert row["passed"] == row["failed"] == row["errored"] == 0 and row["skipped"] > 20  # the corpus, then every generated one
     assert f"skipped {row['skipped']}: gateway scenarios are not decided here" in row["notes"]
+    assert f"nothing decided: none of the {row['skipped']} scenarios asked was answered with an outcome" in row["notes"]
 
 
 def test_an_implementation_that_declares_no_rule_version_gateproof_knows_decides_nothing():
@@ -46,6 +47,7 @@ def test_an_implementation_that_declares_no_rule_version_gateproof_knows_decides
 def test_skipping_every_scenario_of_a_kind_it_declares_is_not_conformant():
     status, row = verify("--examples", "0", "--", *fake("skips"), "ceiling")
     assert status == 1 and row["verdict"] == "NOTHING DECIDED" and row["passed"] > 0
+    assert any(note.startswith("no ceiling scenario decided, though it declares ceiling") for note in row["notes"])
 
 
 def test_skipping_a_kind_it_does_not_declare_is_its_declared_limit():

@@ -21,7 +21,7 @@ from attrs import evolve, frozen
 
 from ..documents import dumps_pretty
 from .corpus import CorpusCase
-from .expectations import RULES_OF_KIND
+from .expectations import RULES_OF_KIND, undecided
 from .hunt import Hunt, model_outcome
 from .known import KnownDivergence
 from .process import ImplementationProcess, StartFailed
@@ -169,6 +169,7 @@ class Campaign:
         tally.restarts, tally.reordered = self.process.restarts, self.process.reordered
         tally.notes += self.process.notes
         tally.notes += [f"skipped {count}: {reason}" for reason, count in tally.skipped_for.most_common()]
+        tally.notes += filter(None, [undecided(tally)])
         self.process.close()
         return tally
 
