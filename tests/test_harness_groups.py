@@ -14,7 +14,7 @@ from gateproof.conformance.harness.process import ImplementationProcess
 
 from gateproof.conformance.harness.campaign import Campaign, CampaignSettings
 
-from harness_helpers import CASES, FAKES, FAULT_ID, SHORT, children, drive, entries, fake, group_members, left_running, statuses
+from harness_helpers import CASES, FAKES, FAULT_ID, GENEROUS, SHORT, children, drive, entries, fake, group_members, left_running, statuses
 
 LAUNCHER = ("sh", str(FAKES / "launcher.sh"))
 
@@ -85,13 +85,20 @@ def test_an_implementation_that_closes_its_stdout_and_stays_alive_is_ended_and_i
 
 
 def test_an_exception_in_the_harness_still_ends_every_group():
-    process = ImplementationProcess(fake("forks_child"), timeout=30)
-    process.start()
-    group = process.channel.group
-    wait_for(lambda: len(group_members(group)) == 2)
-    channel_module.end_every_group()  # what runs at exit, however verify ends
-    assert left_running(group) == []
-    process.close()  # and closing what is already ended is harmless
+    # A driver that dies of an exception while an implementation runs: the group ends as the interpreter exits.
+    script = f"""
+import sys
+sys.path.insert(0, {str(FAKES.parent)!r})
+from gateproof.conformance.harness.process import ImplementationProcess
+from harness_helpers import fake
+process = ImplementationProcess(fake("forks_child"), timeout=60)
+process.start()
+print(process.channel.group, flush=True)
+raise RuntimeError("a fault of the harness")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert "a fault of the harness" in done.stderr and done.returncode == 1
+    assert left_running(int(done.stdout)) == []
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT])
@@ -112,3 +119,13 @@ def test_a_signal_to_verify_ends_the_implementation_and_everything_it_started(tm
     assert verify.returncode == 128 + number and b"Traceback" not in stderr
     assert left_running(group) == []
 
+
+
+HANGS = {"hang", "sleeper"}
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in FAKES.glob("*.py") if p.stem not in ("fake", "fail_on_start", "dies_for_good")))
+def test_every_fake_is_driven_to_the_end_with_no_process_left(name, groups):
+    campaign = drive(name, timeout=SHORT if name in HANGS else GENEROUS)
+    assert len(campaign.tally.verdicts) >= len(CASES) and campaign.tally.lost is None
+    assert {group: left_running(group) for group in groups} == {group: [] for group in groups}
