@@ -1,4 +1,4 @@
-# The two commands of the README's quick start, the benchmarks, how far the generators reach, and mutation testing of the model.
+# The two commands of the README's quick start, the suite with every core busy, the benchmarks, how far the generators reach, and mutation testing of the model.
 # Each target creates the virtual environment it needs on first use.
 
 PYTHON ?= python3
@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench reach mutation clean
+.PHONY: demo test test-loaded bench reach mutation clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,9 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+test-loaded: $(STAMP)
+	sh .ci/test-loaded
 
 bench: $(STAMP)
 	$(BIN)/python -m gateproof.conformance.bench

@@ -21,6 +21,7 @@ from .harness.compare import LEVELS
 from .harness.corpus import load_corpus
 from .harness.expectations import CAUGHT, CONFORMANT, is_met
 from .harness.known import read_known
+from .harness.channel import end_groups_on_signals
 from .harness.process import StartFailed
 from .harness.protocol import ProtocolError
 from .harness.results import Tally
@@ -158,10 +159,12 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
     Name each implementation with --builtin NAME or give its command after --
     (run without a shell). A built-in mutant (mutant:NAME) is expected to be
     caught, every other implementation to conform. Exit status: 0 when every
-    implementation did what it is expected to, 1 otherwise (disagreements, or
-    a mutant missed), 2 usage or protocol error. Under --builtin all a
+    implementation did what it is expected to, 1 otherwise (disagreements,
+    nothing decided, or a mutant missed), 2 usage or protocol error. Under --builtin all a
     built-in that cannot run here (node not on PATH) is reported unavailable.
     """
+    # SIGTERM, SIGINT or SIGHUP: every implementation's process group ends with verify.
+    click.get_current_context().call_on_close(end_groups_on_signals())
     rules, kinds = split_values(rules) or None, split_values(kinds) or KINDS
     every_version = {v for versions in RULES_OF_KIND.values() for v in versions}
     wrong = [v for v in rules or () if v not in every_version]

@@ -3,6 +3,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# No test depends on the machine's speed: no deadline on an example, and no health check that times data generation.
+# Loaded before any test module, so every @settings(...) without its own deadline inherits this one.
+settings.register_profile("gateproof", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("gateproof")
 
 # Test helper modules live beside the tests.
 sys.path.insert(0, str(Path(__file__).parent))

@@ -4,9 +4,7 @@ import pytest
 
 from gateproof.conformance.harness.process import ImplementationProcess, StartFailed
 
-from harness_helpers import CASES, FAULT, drive, entries, fake, statuses
-
-FAULT_ID = CASES[FAULT].id + ".fault"
+from harness_helpers import CASES, FAULT, FAULT_ID, GENEROUS, SHORT, drive, entries, fake, statuses
 
 
 def others_pass(campaign) -> bool:
@@ -28,7 +26,7 @@ def test_a_fault_no_run_can_be_blamed_for_costs_a_restart_and_lands_on_its_own_r
 
 
 def test_a_crash_keeps_what_the_implementation_said_on_stderr():
-    process = ImplementationProcess(fake("crash_mid_run"), timeout=5)
+    process = ImplementationProcess(fake("crash_mid_run"), timeout=GENEROUS)
     process.start()
     reply = process.run_one(entries()[FAULT][2])
     process.close()
@@ -36,9 +34,9 @@ def test_a_crash_keeps_what_the_implementation_said_on_stderr():
 
 
 def test_a_hang_is_killed_after_the_timeout_and_the_run_goes_on():
-    campaign = drive("hang", timeout=0.5)
+    campaign = drive("hang", timeout=SHORT)
     assert statuses(campaign)[FAULT_ID] == "errored"
-    assert "no reply within 0.5s" in next(v.message for v in campaign.tally.verdicts if v.scenario_id == FAULT_ID)
+    assert f"no reply within {SHORT:g}s" in next(v.message for v in campaign.tally.verdicts if v.scenario_id == FAULT_ID)
     assert others_pass(campaign)
 
 
@@ -70,7 +68,7 @@ def test_an_implementation_that_is_always_wrong_fails_everywhere():
 
 
 def test_an_implementation_that_does_not_answer_start_is_refused():
-    process = ImplementationProcess(fake("fail_on_start"), timeout=5)
+    process = ImplementationProcess(fake("fail_on_start"), timeout=GENEROUS)
     with pytest.raises(StartFailed, match="did not answer start"):
         process.start()
 
@@ -100,3 +98,48 @@ def test_a_run_alone_is_refused_while_pipelined_runs_are_in_flight():
     replies.close()  # what is still owed is read and dropped
     assert process.pipelined == 0 and process.run_one(scenarios[0]).seq == len(scenarios) + 1
     process.close()
+
+
+def duplicate_verdicts(campaign) -> list:
+    return [v for v in campaign.tally.verdicts if "more than once" in v.message]
+
+
+def test_a_second_reply_to_a_pipelined_run_is_that_runs_error_and_the_others_stand():
+    campaign = drive("duplicate_reply")
+    [duplicate] = duplicate_verdicts(campaign)
+    assert (duplicate.scenario_id, duplicate.status, duplicate.family) == (FAULT_ID, "errored", CASES[FAULT].family)
+    assert "answered run" in duplicate.message
+    # Its first reply was right and is judged so; no other run is touched, and the stream was never lost.
+    assert sorted(v.status for v in campaign.tally.verdicts if v is not duplicate) == ["passed"] * len(CASES)
+    assert campaign.tally.restarts == 0 and not campaign.tally.is_conformant()
+
+
+@pytest.mark.parametrize("window", [1, 64])
+def test_a_late_second_reply_is_blamed_on_the_run_that_sent_it_never_on_the_next(window):
+    campaign = drive("late_duplicate", window=window)
+    [duplicate] = duplicate_verdicts(campaign)
+    assert duplicate.scenario_id == FAULT_ID and duplicate.status == "errored"
+    next_id = CASES[FAULT + 1].id
+    assert [v.status for v in campaign.tally.verdicts if v.scenario_id == next_id] == ["passed"]
+    assert campaign.tally.restarts == 0
+
+
+def test_a_late_second_reply_between_runs_sent_alone_is_handed_over_with_its_own_scenario():
+    found = []
+    process = ImplementationProcess(fake("late_duplicate"), timeout=30, on_duplicate=lambda scenario, errored: found.append((scenario["id"], errored.seq)))
+    process.start()
+    scenarios = [scenario for _, _, scenario, _ in entries()]
+    first = process.run_one(scenarios[FAULT])
+    second = process.run_one(scenarios[FAULT + 1])
+    process.close()
+    assert type(first).__name__ == type(second).__name__ == "Outcome" and second.outcome["scenario"] == scenarios[FAULT + 1]["id"]
+    assert found == [(FAULT_ID, first.seq)] and process.restarts == 0
+
+
+def test_an_implementation_that_closes_its_stdout_costs_at_most_the_grace_not_the_timeout():
+    # Were end of file waited on, this would sit for the whole timeout (and, before, for ever).
+    process = ImplementationProcess(fake("closes_stdout"), timeout=600)
+    process.start()
+    reply = process.run_one(entries()[FAULT][2])
+    process.close()
+    assert reply.message.startswith("closed its stdout but kept running: killed after 1s")

@@ -73,7 +73,7 @@ def test_a_wrong_variant_is_withdrawn_when_its_proof_ends():
     assert (lattice.takes_over, lattice.fold_ranks, fold.fold_ranks, gate.decide, gate.is_sent) == originals
 
 
-def test_the_catalog_proves_at_bound_8_well_within_ten_seconds():
-    seconds, results = measure(8)
+def test_the_catalog_proves_at_bound_8():
+    # How long it takes is a figure of make bench: a test does not depend on the machine's speed.
+    _, results = measure(8)
     assert {r.outcome for r in results} == {PROVED}
-    assert seconds < 10

@@ -18,22 +18,19 @@ from typing import Callable
 
 from attrs import evolve, frozen
 
-from gateproof.model.gateway.gate import GATEWAY_VERSIONS
-from gateproof.model.versions import VERSIONS
-
 from ..documents import dumps_pretty
 from .corpus import CorpusCase
+from .expectations import RULES_OF_KIND, undecided
 from .hunt import Hunt, model_outcome
 from .known import KnownDivergence
 from .paths import folder_within, path_component, write_no_follow
 from .process import ImplementationProcess, StartFailed
-from .protocol import RunReply, scenario_rules
+from .protocol import Errored, RunReply, scenario_rules
 from .results import Tally, Verdict, is_same_reply, judge
 from .shards import WHOLE, Shard, holds_case, share
 
 KINDS = ("ceiling", "gateway")
 DEFAULT_TIMEOUT = 10.0
-RULES_OF_KIND = {"ceiling": tuple(VERSIONS), "gateway": tuple(GATEWAY_VERSIONS)}
 
 
 @frozen
@@ -73,9 +70,11 @@ class Campaign:
                  advance: Callable[[], None] = lambda: None, describe: Callable[[str], None] = lambda text: None):
         self.name, self.argv, self.settings, self.observe, self.advance = name, tuple(argv), campaign, observe, advance
         self.describe = describe  # says what the campaign does when it is not counting scenarios: reducing a disagreement
-        self.process = ImplementationProcess(self.argv, campaign.timeout, campaign.window)
+        self.process = ImplementationProcess(self.argv, campaign.timeout, campaign.window, on_duplicate=self._duplicate)
         self.tally = Tally(name)
         self.began = time.perf_counter()
+        self.origin: dict[str, tuple[str, str, tuple[str, ...]]] = {}  # scenario id -> (phase, family, pinned rules) of known scenarios
+        self.duplicated: set[str] = set()  # generated families in which a duplicate reply is already recorded
 
     def start(self):
         """Start the implementation; StartFailed when it does not answer start as the protocol says.
@@ -115,15 +114,29 @@ class Campaign:
             options += ["--timeout", repr(settings.timeout)]
         return shlex.join(["gateproof", "verify", *options, "--replay", str(path), *settings.implementation_arguments])
 
+    def _duplicate(self, scenario: dict, errored: Errored) -> None:
+        """A second reply to a run already answered: an error of that run's scenario, whatever its first answer was judged.
+
+        Among generated scenarios the first in each family is recorded and the rest counted, as for any repeated error.
+        """
+        scenario_id = scenario.get("id", "")
+        phase, family, pinned = self.origin.get(scenario_id, ("generated", f"generated/{scenario_rules(scenario)}", ()))
+        if phase == "generated" and family in self.duplicated:
+            self.tally.unkept[family, "errored"] += 1
+            return
+        self.duplicated.add(family)
+        self.record(Verdict(self.name, phase, family, scenario_id, "errored", errored.message, pinned))
+
     def run_known(self, phase: str, entries: list[tuple[str, tuple[str, ...], dict, dict]]) -> None:
         """Scenarios with a known expected outcome, pipelined: (family, pinned rules, scenario, expected) each."""
         by_scenario = {id(scenario): (family, pinned, expected) for family, pinned, scenario, expected in entries}
+        self.origin.update((scenario.get("id", ""), (phase, family, pinned)) for family, pinned, scenario, _ in entries)
         failures = []
         for scenario, reply in self.process.run_many([scenario for _, _, scenario, _ in entries]):
             family, pinned, expected = by_scenario[id(scenario)]
             self.advance()
             verdict = judge(self.name, phase, family, scenario, expected, reply, self.settings.level, self.settings.known, pinned)
-            self.tally.count_scenario(verdict.status == "failed")
+            self.tally.count_scenario(scenario, verdict.status, verdict.message)
             if verdict.status == "failed":
                 failures.append((verdict, reply))
             else:
@@ -162,6 +175,8 @@ class Campaign:
         return held + sum(share(budget, self.settings.shard) for _, _, budget in self.budgets())
 
     def run_generated(self) -> None:
+        if not self.budgets() and self.settings.examples:
+            self.tally.notes.append(f"generated 0 of the {self.settings.examples} scenarios asked: it declares no kind and rule version selected")
         started = time.perf_counter()
         for kind, version, budget in self.budgets():
             if self.settings.exitfirst and self.tally.first_failure_after is not None:
@@ -172,8 +187,11 @@ class Campaign:
 
     def finish(self) -> Tally:
         tally = self.tally
-        tally.restarts, tally.reordered, tally.notes = self.process.restarts, self.process.reordered, [*self.process.notes, *tally.notes]
+        tally.restarts, tally.reordered = self.process.restarts, self.process.reordered
         tally.seconds = time.perf_counter() - self.began
+        tally.notes += self.process.notes
+        tally.notes += [f"skipped {count}: {reason}" for reason, count in tally.skipped_for.most_common()]
+        tally.notes += filter(None, [undecided(tally)])
         self.process.close()
         return tally
 

@@ -1,5 +1,12 @@
 """What each implementation is expected to do, and whether it did: conform, or, for a mutant, be caught.
 
+Conformance needs something decided: an implementation expected to conform
+that answered no scenario with an outcome, or none of a kind it declares
+(with a rule version gateproof knows) though scenarios of that kind were
+asked, is not conformant but ``NOTHING DECIDED`` (``conformance/PROTOCOL.md``,
+"Nothing decided"). A kind it does not declare may be skipped whole: cedar's
+ceiling scenarios.
+
 A mutant is caught when verify finds a disagreement with the model on the
 corpus or on a generated scenario; its smallest counterexample is the
 disagreement with the fewest forced sources or calls, a shrunk generated
@@ -8,9 +15,32 @@ one before a corpus case of the same size.
 
 from __future__ import annotations
 
+from gateproof.model.gateway.gate import GATEWAY_VERSIONS
+from gateproof.model.versions import VERSIONS
+
+from .protocol import Started
 from .results import Tally, Verdict
 
 CONFORMANT, CAUGHT = "conformant", "must be caught"
+RULES_OF_KIND = {"ceiling": tuple(VERSIONS), "gateway": tuple(GATEWAY_VERSIONS)}
+
+
+def declared_kinds(info: Started) -> list[str]:
+    """The kinds an implementation declares together with at least one rule version of that kind gateproof knows."""
+    return [kind for kind in RULES_OF_KIND if kind in info.kinds and any(v in info.rules for v in RULES_OF_KIND[kind])]
+
+
+def undecided(tally: Tally) -> str | None:
+    """Why the campaign decided too little to call the implementation conformant, or None when it decided enough."""
+    if tally.info is None or tally.lost is not None:
+        return None  # never started or not driven to the end: reported as such
+    asked, decided = sum(tally.asked.values()), sum(tally.decided.values())
+    if not decided:
+        return f"nothing decided: none of the {asked} scenario{'s' * (asked != 1)} asked was answered with an outcome"
+    for kind in declared_kinds(tally.info):
+        if tally.asked[kind] and not tally.decided[kind]:
+            return f"no {kind} scenario decided, though it declares {kind} and {tally.asked[kind]} were asked"
+    return None
 
 
 def scenario_size(scenario: dict) -> tuple[int, int, int]:
@@ -38,7 +68,7 @@ def is_met(tally: Tally, expected: str) -> bool:
     """Whether the implementation did what it is expected to: conform, or be caught disagreeing."""
     if expected == CAUGHT:
         return tally.lost is None and smallest_counterexample(tally) is not None
-    return tally.is_conformant()
+    return tally.is_conformant() and undecided(tally) is None
 
 
 def verdict_text(tally: Tally, expected: str) -> str:
@@ -46,4 +76,6 @@ def verdict_text(tally: Tally, expected: str) -> str:
         return "unavailable"
     if expected == CAUGHT:
         return "caught" if is_met(tally, expected) else "MISSED"
+    if tally.is_conformant() and undecided(tally):
+        return "NOTHING DECIDED"
     return "conformant" if is_met(tally, expected) else "NOT CONFORMANT"

@@ -75,11 +75,11 @@ class Hunt:
             c.advance()
             expected = expected_of.pop(id(scenario))
             if isinstance(reply, Outcome) and reply.outcome == expected:
-                tally.count_scenario(False)
+                tally.count_scenario(scenario, "passed")
                 tally.unkept[self.family, "passed"] += 1
                 continue
             verdict = self.verdict(scenario, reply, expected)
-            tally.count_scenario(verdict.status == "failed")
+            tally.count_scenario(scenario, verdict.status, verdict.message)
             if verdict.status in ("passed", "known", "skipped"):
                 tally.unkept[self.family, verdict.status] += 1
             elif verdict.status == "errored":

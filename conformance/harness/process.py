@@ -6,150 +6,45 @@ run (the process exits, stops answering for ``timeout`` seconds, prints a line
 that is not a reply, or answers a ``seq`` nobody asked for) costs a restart,
 after which the runs that were in flight are sent again one at a time, so
 each fault lands on the run that causes it and no other run's result is lost.
+
+A second reply to a run already answered is that run's protocol violation:
+handed to ``on_duplicate`` with the run's scenario, whenever it comes, and
+never read as the reply of a run still waiting. Replies are matched by
+``seq``, so the stream stays trusted and nothing is restarted for it.
 """
 
 from __future__ import annotations
 
-import os
-import selectors
-import subprocess
 import time
-from collections import OrderedDict, deque
-from typing import Iterable, Iterator
+from collections import OrderedDict
+from typing import Callable, Iterable, Iterator
 
 import orjson
 
 from gateproof.model.scenario import ScenarioError
 
 from ..documents import dumps, parse_json
-from .protocol import Errored, ProtocolError, Run, RunReply, Start, Started, Stop, read_run_reply, read_started
+from .channel import Broken, Channel, StartFailed
+from .protocol import Errored, ProtocolError, Run, RunReply, Start, Started, read_run_reply, read_started
+
+__all__ = ["Broken", "ImplementationProcess", "StartFailed"]
 
 
 #: Runs written to the pipe together while a pipeline fills: sooner keeps the implementation busy, in batches keeps wake-ups few.
 FLUSH_EVERY = 16
-
-
-class StartFailed(Exception):
-    """The implementation could not be started, or did not answer ``start`` as the protocol says."""
-
-
-class Broken(Exception):
-    """The stream can no longer be trusted: the reason, and what the implementation last said on stderr."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
-
-
-class Channel:
-    """One running process: bytes out to its stdin, complete lines in from its stdout, its stderr's tail kept."""
-
-    def __init__(self, argv: tuple[str, ...]):
-        try:
-            self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
-        except OSError as error:
-            raise StartFailed(f"cannot run {argv[0]}: {error.strerror or error}") from None
-        self.selector = selectors.DefaultSelector()
-        for stream in (self.process.stdout, self.process.stderr):
-            os.set_blocking(stream.fileno(), False)
-            self.selector.register(stream.fileno(), selectors.EVENT_READ)
-        os.set_blocking(self.process.stdin.fileno(), False)
-        self.outgoing = bytearray()
-        self.incoming = bytearray()  # the unfinished last line: appended to, never copied whole, so a long reply reads in linear time
-        self.stderr_tail: deque[str] = deque(maxlen=20)
-        self.stdin_registered = False
-
-    def send(self, data: bytes) -> None:
-        self.outgoing += data
-
-    def flush(self) -> None:
-        """Write what the pipe takes now, without waiting: the implementation starts on these runs while more are prepared."""
-        if self.outgoing:
-            self._write()
-
-    def lines(self, timeout: float) -> list[bytes]:
-        """The complete lines that arrive within ``timeout`` seconds, at least one; Broken on exit or silence."""
-        deadline = time.monotonic() + timeout
-        while True:
-            self._watch_stdin()
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise Broken(f"no reply within {timeout:g}s")
-            for key, events in self.selector.select(remaining):
-                if events & selectors.EVENT_WRITE:
-                    self._write()
-                elif key.fd == self.process.stderr.fileno():
-                    self._read_stderr()
-                else:
-                    found = self._read_stdout()
-                    if found:
-                        return found
-
-    def _watch_stdin(self) -> None:
-        wanted = bool(self.outgoing)
-        if wanted != self.stdin_registered and self.process.stdin is not None:
-            if wanted:
-                self.selector.register(self.process.stdin.fileno(), selectors.EVENT_WRITE)
-            else:
-                self.selector.unregister(self.process.stdin.fileno())
-            self.stdin_registered = wanted
-
-    def _write(self) -> None:
-        try:
-            written = os.write(self.process.stdin.fileno(), self.outgoing)
-        except BlockingIOError:
-            return
-        except BrokenPipeError:
-            self.outgoing.clear()  # it stopped reading; its exit shows on stdout
-            return
-        del self.outgoing[:written]
-
-    def _read_stdout(self) -> list[bytes]:
-        chunk = os.read(self.process.stdout.fileno(), 1 << 16)
-        if not chunk:
-            status = self.process.wait()
-            raise Broken(f"exited with status {status}")
-        end = chunk.rfind(b"\n")
-        if end < 0:
-            self.incoming += chunk
-            return []
-        self.incoming += chunk[:end]
-        found = bytes(self.incoming).split(b"\n")
-        self.incoming = bytearray(chunk[end + 1:])
-        return [line for line in found if line.strip()]
-
-    def _read_stderr(self) -> None:
-        chunk = os.read(self.process.stderr.fileno(), 1 << 16)
-        if not chunk:
-            self.selector.unregister(self.process.stderr.fileno())
-            return
-        self.stderr_tail.extend(chunk.decode("utf-8", "replace").splitlines())
-
-    def close(self, grace: float = 1.0) -> None:
-        """Ask it to stop, then make sure it has."""
-        try:
-            if self.process.poll() is None:
-                # Written without blocking: a process whose stdin is full is not listening, and is killed below.
-                os.write(self.process.stdin.fileno(), orjson.dumps(Stop().serializable()) + b"\n")
-                self.process.stdin.close()
-                self.process.wait(grace)
-        except (OSError, subprocess.TimeoutExpired):
-            pass
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-        self.selector.close()
-        for stream in (self.process.stdout, self.process.stderr):
-            stream.close()
+#: Answered runs remembered by seq, so a late second reply is pinned on its own run; an older seq reads as not in flight.
+REMEMBERED = 4096
 
 
 class ImplementationProcess:
     """An implementation behind the protocol: started once, restarted whenever it breaks."""
 
-    def __init__(self, argv: Iterable[str], timeout: float = 10.0, window: int = 64):
+    def __init__(self, argv: Iterable[str], timeout: float = 10.0, window: int = 64,
+                 on_duplicate: Callable[[dict, Errored], None] | None = None):
         self.argv = tuple(argv)
         self.timeout = timeout
         self.window = window
+        self.on_duplicate = on_duplicate or self._note_duplicate
         self.seq = 0
         self.restarts = 0
         self.reordered = 0  # replies that overtook an earlier run: allowed, and counted
@@ -157,6 +52,7 @@ class ImplementationProcess:
         self.channel: Channel | None = None
         self.info: Started | None = None
         self.pipelined = 0  # runs of run_many in flight: while any are, no run may be sent alone
+        self.answered: OrderedDict[int, dict] = OrderedDict()  # the latest runs this process answered, by seq
 
     def start(self) -> Started:
         channel = Channel(self.argv)
@@ -174,6 +70,7 @@ class ImplementationProcess:
         if self.info is not None and info != self.info:
             self.notes.append(f"answered start differently after a restart: {info.name} {info.version}")
         self.channel, self.info = channel, info
+        self.answered.clear()  # a new process was sent none of the earlier runs
         return info
 
     def close(self) -> None:
@@ -192,19 +89,46 @@ class ImplementationProcess:
         self.channel.send(dumps(Run(self.seq, scenario).serializable()) + b"\n")
         return self.seq
 
-    def _reply(self, line: bytes, inflight) -> RunReply:
-        """The reply a line carries; a reply whose seq is in flight but whose body breaks the schema is its run's error."""
+    def _lines(self, deadline: float) -> list[bytes]:
+        """Lines that arrive before ``deadline``: the timeout counts from the last run answered, not the last line."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise Broken(f"no reply within {self.timeout:g}s")
+        try:
+            return self.channel.lines(remaining)
+        except Broken as broken:
+            if broken.reason.startswith("no reply within"):
+                raise Broken(f"no reply within {self.timeout:g}s") from None
+            raise
+
+    def _reply(self, line: bytes, inflight) -> RunReply | None:
+        """The reply a line carries, or None for a second reply to a run already answered (handed to ``on_duplicate``).
+
+        A reply whose seq is in flight but whose body breaks the schema is its run's error.
+        """
         try:
             message = parse_json(line, repeats=None, limit=None)  # integers exact, repeated keys kept
         except ScenarioError:
             raise Broken(f"printed a line that is not JSON: {line[:80]!r}") from None
         seq = message.get("seq") if isinstance(message, dict) else None
-        if not isinstance(seq, int) or seq not in inflight:
+        if type(seq) is int and seq not in inflight and seq in self.answered:
+            detail = {"fault": "duplicate", "reply": line[:2000].decode("utf-8", "replace")}
+            self.on_duplicate(self.answered[seq], Errored(seq, f"answered run {seq} more than once: a run has exactly one reply", detail))
+            return None
+        if type(seq) is not int or seq not in inflight:
             raise Broken(f"answered seq {seq!r}, which is not in flight")
         try:
             return read_run_reply(message)
         except ProtocolError as error:
             return Errored(seq, f"reply breaks the protocol: {error}", {"fault": "schema", "reply": line[:2000].decode("utf-8", "replace")})
+
+    def _remember(self, seq: int, scenario: dict) -> None:
+        self.answered[seq] = scenario
+        if len(self.answered) > REMEMBERED:
+            self.answered.popitem(last=False)
+
+    def _note_duplicate(self, scenario: dict, errored: Errored) -> None:
+        self.notes.append(f"{scenario.get('id', '')}: {errored.message}")
 
     def run_many(self, scenarios: Iterable[dict]) -> Iterator[tuple[dict, RunReply]]:
         """Each scenario with its reply, as replies arrive; up to ``window`` in flight.
@@ -214,7 +138,7 @@ class ImplementationProcess:
         """
         pending = iter(scenarios)
         inflight: OrderedDict[int, dict] = OrderedDict()
-        exhausted = False
+        exhausted, deadline = False, None  # the timeout runs from the last run answered: a flood of duplicates does not reset it
         try:
             while inflight or not exhausted:
                 while not exhausted and len(inflight) < self.window:
@@ -228,19 +152,23 @@ class ImplementationProcess:
                 if not inflight:
                     return
                 self.pipelined = len(inflight)
+                deadline = deadline or time.monotonic() + self.timeout
                 try:
-                    for line in self.channel.lines(self.timeout):
+                    for line in self._lines(deadline):
                         reply = self._reply(line, inflight)
+                        if reply is None:
+                            continue
                         if reply.seq != next(iter(inflight)):
                             self.reordered += 1
                         scenario = inflight.pop(reply.seq)
-                        self.pipelined = len(inflight)
+                        self._remember(reply.seq, scenario)
+                        self.pipelined, deadline = len(inflight), None
                         yield scenario, reply
                 except Broken as broken:
                     self._restart(broken.reason)
                     retried = list(inflight.values())
                     inflight.clear()
-                    self.pipelined = 0
+                    self.pipelined, deadline = 0, None
                     for scenario in retried:
                         yield scenario, self.run_one(scenario)
         except GeneratorExit:
@@ -252,9 +180,13 @@ class ImplementationProcess:
     def _drain(self, inflight: OrderedDict[int, dict]) -> None:
         """Read and drop the replies still owed; a stream that breaks meanwhile is restarted."""
         try:
+            deadline = time.monotonic() + self.timeout
             while inflight:
-                for line in self.channel.lines(self.timeout):
-                    inflight.pop(self._reply(line, inflight).seq)
+                for line in self._lines(deadline):
+                    reply = self._reply(line, inflight)
+                    if reply is not None:
+                        self._remember(reply.seq, inflight.pop(reply.seq))
+                        deadline = time.monotonic() + self.timeout
         except Broken as broken:
             self._restart(broken.reason)
         inflight.clear()
@@ -265,15 +197,21 @@ class ImplementationProcess:
 
         Never while pipelined runs are in flight: their replies would be read
         as this run's, and a sound implementation blamed for the harness's mistake.
+        A late second reply to an earlier run is that run's, and this one waits on for its own.
         """
         if self.pipelined:
             raise RuntimeError(f"run_one while {self.pipelined} pipelined runs are in flight")
         seq = self._send(scenario)
+        deadline = time.monotonic() + self.timeout
         try:
-            lines = self.channel.lines(self.timeout)
-            reply = self._reply(lines[0], {seq})
-            if len(lines) > 1:
-                raise Broken(f"answered run {seq} {len(lines)} times")
+            reply = None
+            while reply is None:
+                lines = self._lines(deadline)
+                while lines and reply is None:
+                    reply = self._reply(lines.pop(0), {seq})
+            self._remember(seq, scenario)
+            for line in lines:
+                self._reply(line, ())  # nothing else is in flight: a second reply to this run, or a broken stream
             return reply
         except Broken as broken:
             context = {"fault": broken.reason, "stderr": list(self.channel.stderr_tail)}

@@ -21,6 +21,9 @@ FAILING = ("failed", "nondeterministic", "errored")
 #: Distinct errors kept as verdicts for each rule version's generated scenarios; the rest are counted.
 #: An implementation whose every error names its scenario would otherwise be kept answer by answer.
 MOST_ERRORS_KEPT = 20
+#: A first answer that decides its scenario: an outcome, whether or not it agrees.
+DECIDED = ("passed", "failed", "known")
+REASONS = 20  # distinct skip reasons counted apart; the rest are counted together
 
 
 @frozen
@@ -88,11 +91,21 @@ class Tally:
     lost: str | None = None  # why the implementation could not be driven to the end
     unavailable: str | None = None  # why it could not be run on this machine at all (its interpreter is missing)
     expected: str = "conformant"  # or "must be caught": see harness/expectations.py
+    asked: Counter = field(factory=Counter)  # kind -> scenarios sent (each once: retries, confirmations and reductions are not counted)
+    decided: Counter = field(factory=Counter)  # kind -> of those, answered with an outcome
+    skipped_for: Counter = field(factory=Counter)  # the reason a skip gave -> how many
 
-    def count_scenario(self, failed: bool) -> None:
+    def count_scenario(self, scenario: dict, status: str, message: str = "") -> None:
+        """One scenario's first answer: counted by kind as asked, and as decided when it is an outcome; a skip by its reason."""
         self.scenarios += 1
-        if failed and self.first_failure_after is None:
+        if status == "failed" and self.first_failure_after is None:
             self.first_failure_after = self.scenarios
+        kind = scenario.get("kind", "ceiling")
+        self.asked[kind] += 1
+        self.decided[kind] += status in DECIDED
+        if status == "skipped":
+            reason = message if message in self.skipped_for or len(self.skipped_for) < REASONS else "other reasons"
+            self.skipped_for[reason] += 1
 
     def counts(self) -> dict[str, int]:
         counted = Counter(v.status for v in self.verdicts)

@@ -34,6 +34,7 @@ CAUGHT, SURVIVED, STILLBORN, ERROR = "caught", "survived", "stillborn", "error"
 FAILING = ("failed", "errored", "nondeterministic")
 STDERR_TAIL = 12  # lines of verify's stderr kept with an error
 POLL = 0.2  # seconds between looks at a running verify
+STOP_GRACE = 10.0  # seconds verify is given to end its implementation's group when it is cut short
 
 
 @frozen
@@ -175,9 +176,28 @@ def _wait(process: subprocess.Popen, watch: FailureWatch | None, timeout: float)
             reason = f"timed out after {timeout:g}s"
         else:
             continue
-        os.killpg(process.pid, signal.SIGKILL)  # verify and the mutant it started, in the session they share
-        process.wait()
+        _end(process)
         return None, reason
+
+
+def _end(process: subprocess.Popen) -> None:
+    """SIGTERM first: verify ends the process group of the mutant it started (a session of its own); then kill verify's group.
+
+    The leader is left unreaped until its group is killed, so the group's number cannot meanwhile be another's.
+    """
+    for number in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, number)
+        except ProcessLookupError:
+            break
+        deadline = time.monotonic() + STOP_GRACE
+        while number == signal.SIGTERM and time.monotonic() < deadline and _running(process):
+            time.sleep(0.05)
+    process.wait()
+
+
+def _running(process: subprocess.Popen) -> bool:
+    return os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
 
 
 def run_mutant(mutant_id: str, folder: Path, settings: VerifySettings) -> Finding:

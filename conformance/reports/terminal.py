@@ -27,7 +27,7 @@ SHOWN = 3  # disagreements printed in full per implementation expected to confor
 MUTANTS_LISTED = 5  # up to this many caught mutants get a row of their own
 STDERR_LINES = 5
 STYLE = {"conformant": "green", "caught": "cyan", "NOT CONFORMANT": "bold red", "MISSED": "bold red", "unavailable": "yellow",
-         "nothing decided": "bold red"}
+         "NOTHING DECIDED": "bold red"}
 COUNTED = ("passed", "failed", "known", "nondeterministic", "skipped", "errored")
 
 

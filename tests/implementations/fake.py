@@ -16,8 +16,8 @@ from gateproof.model.scenario import read_scenario, run_scenario
 RULES = ["pre-164", "adr-164", "adr-165", "adr-166", "adr-175", "adr-179", "nr-llm", "lab-001", "lab-001+next"]
 
 
-def started(name: str) -> dict:
-    return {"started": {"protocol": 1, "name": name, "version": "0", "language": "python", "homepage": "", "rules": RULES, "kinds": ["ceiling", "gateway"]}}
+def started(name: str, rules=RULES) -> dict:
+    return {"started": {"protocol": 1, "name": name, "version": "0", "language": "python", "homepage": "", "rules": list(rules), "kinds": ["ceiling", "gateway"]}}
 
 
 def is_fault(scenario: dict) -> bool:
@@ -35,8 +35,8 @@ def wrong(seq: int, scenario: dict) -> dict:
     return reply
 
 
-def serve(name: str, answer, arrange=lambda lines: lines) -> None:
-    """Answer each run with the lines ``answer(seq, scenario)`` gives; ``arrange`` orders one batch of replies."""
+def serve(name: str, answer, arrange=lambda lines: lines, rules=RULES) -> None:
+    """Answer each run with the lines ``answer(seq, scenario)`` gives; ``arrange`` orders one batch of replies; ``rules`` are declared."""
     pending = b""
     while True:
         chunk = os.read(0, 1 << 16)
@@ -49,7 +49,7 @@ def serve(name: str, answer, arrange=lambda lines: lines) -> None:
             if message["cmd"] == "stop":
                 return
             if message["cmd"] == "start":
-                replies.append(json.dumps(started(name)))
+                replies.append(json.dumps(started(name, rules)))
             else:
                 replies += [r if isinstance(r, str) else json.dumps(r) for r in answer(message["seq"], message["scenario"])]
         sys.stdout.write("".join(r + "\n" for r in arrange(replies)))
