@@ -22,8 +22,8 @@ def in_tmp(tmp_path, monkeypatch):
 
 def verify(*arguments) -> tuple[int, dict]:
     """Exit status and the one implementation's row of the JSON report."""
-    result = CliRunner().invoke(main, ["verify", "--report", "json", "--output", "r.json", *arguments], catch_exceptions=False)
-    document = json.loads(open("r.json", encoding="utf-8").read())
+    result = CliRunner().invoke(main, ["verify", "--report", "json", *arguments], catch_exceptions=False)
+    document = json.loads(open("gateproof-verify/report.json", encoding="utf-8").read())
     jsonschema.validate(document, REPORT_SCHEMA)
     [row] = document["implementations"]
     return result.exit_code, row

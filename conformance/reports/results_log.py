@@ -79,6 +79,7 @@ def implementation_record(tally: Tally) -> dict:
         "generated": tally.generated, "generated_seconds": round(tally.generated_seconds, 3), "seconds": round(tally.seconds, 3),
         "scenarios": tally.scenarios, "first_failure_after": tally.first_failure_after, "restarts": tally.restarts,
         "reordered": tally.reordered, "notes": list(tally.notes), "lost": tally.lost, "unavailable": tally.unavailable,
+        "asked": dict(tally.asked), "decided": dict(tally.decided), "skipped_for": dict(tally.skipped_for),
     }
 
 
@@ -104,6 +105,8 @@ def _tally_of(record: dict, verdicts: list[Verdict]) -> Tally:
                 "unavailable", "expected"):
         setattr(tally, key, record.get(key, getattr(tally, key)))
     tally.notes = list(record.get("notes", ()))
+    for key in ("asked", "decided", "skipped_for"):  # what the verdict "nothing decided" is judged on
+        setattr(tally, key, Counter(record.get(key) or {}))
     return tally
 
 

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 
+from gateproof.conformance.documents import dumps, parse_json
 from gateproof.model.scenario import read_scenario, run_scenario
 
 RULES = ["pre-164", "adr-164", "adr-165", "adr-166", "adr-175", "adr-179", "nr-llm", "lab-001", "lab-001+next"]
@@ -45,12 +46,12 @@ def serve(name: str, answer, arrange=lambda lines: lines, rules=RULES) -> None:
         *lines, pending = (pending + chunk).split(b"\n")
         replies = []
         for line in filter(None, lines):
-            message = json.loads(line)
+            message = parse_json(line, repeats=None, limit=None)  # as the harness writes it: repeated keys kept
             if message["cmd"] == "stop":
                 return
             if message["cmd"] == "start":
                 replies.append(json.dumps(started(name, rules)))
             else:
-                replies += [r if isinstance(r, str) else json.dumps(r) for r in answer(message["seq"], message["scenario"])]
+                replies += [r if isinstance(r, str) else dumps(r).decode() for r in answer(message["seq"], message["scenario"])]
         sys.stdout.write("".join(r + "\n" for r in arrange(replies)))
         sys.stdout.flush()

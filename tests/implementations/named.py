@@ -4,4 +4,4 @@ import sys
 
 from fake import is_fault, right, serve, wrong
 
-serve(sys.argv[1], lambda seq, scenario: [wrong(seq, scenario) if is_fault(scenario) else right(seq, scenario)])
+serve(sys.argv[1] if len(sys.argv) > 1 else "named", lambda seq, scenario: [wrong(seq, scenario) if is_fault(scenario) else right(seq, scenario)])
