@@ -17,12 +17,12 @@ from .explain_gate import dropped_lines, fold_lines, gate_lines, sources_table
 from .explain_lifecycle import explain_story_step
 
 
-def _forced_lines(step, trace) -> list[str]:
+def _forced_lines(step, trace, rules) -> list[str]:
     lines = []
     for kind, raw, found in (("snippets", step.forced_snippets, trace.forced_snippets), ("skills", step.forced_skills, trace.forced_skills)):
         if not raw:
             continue
-        uids = list(read_request_uids(raw))
+        uids = list(read_request_uids(raw, rules.request_numbers_wrap))
         kept = [r.uid for r in found]
         lines.append(f"    forced {kind}: requested {list(raw)} -> uids {uids} -> resolved {kept}")
     return lines
@@ -30,9 +30,9 @@ def _forced_lines(step, trace) -> list[str]:
 
 def explain_send(world, rules, step: Send) -> list[str]:
     trace = trace_send(world, step, rules)
-    result = send_result(trace, step.be_user, step.run_uid)
+    result = send_result(trace, rules, step.be_user, step.run_uid)
     lines = [f'send through configuration "{step.configuration}" (playground path)']
-    forced = _forced_lines(step, trace)
+    forced = _forced_lines(step, trace, rules)
     if forced:
         skills = "enabled-only" if rules.composition_skill_lookup == "enabled" else "every undeleted skill (before ADR-175)"
         lines += [f"  forced set: request uids read as numbers above 0; snippets enabled-only, skills {skills}  [C164.6, C175.2]"] + forced
@@ -43,10 +43,10 @@ def explain_readout(world, rules, step) -> list[str]:
     result = run_step(world, step, rules)
     configuration = world.configuration_index[step.configuration]
     if isinstance(step, Classify):
-        head, sources = f'classify configuration "{step.configuration}": what it carries alone  [C144.16]', configuration_sources(world, configuration)
+        head, sources = f'classify configuration "{step.configuration}": what it carries alone  [C144.16]', configuration_sources(world, configuration, rules.attached_skills_once)
     else:
         forced = resolve_forced_set(world, step.forced_snippets, step.forced_skills, rules)
-        head, sources = f'readout of configuration "{step.configuration}" with the forced set  [C144.16]', list_sources(world, configuration, forced.snippets, forced.skills)
+        head, sources = f'readout of configuration "{step.configuration}" with the forced set  [C144.16]', list_sources(world, configuration, forced.snippets, forced.skills, rules.attached_skills_once)
     effective = result["effective"] or "undeclared"
     by = f" by {result['effective_source']}" if result["effective_source"] else ""
     return [head] + sources_table(sources) + fold_lines(sources) + [f"  effective: {effective}{by}"]

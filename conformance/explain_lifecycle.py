@@ -52,7 +52,7 @@ def _dequeue(story: Story, step: Dequeue, rules: Rules) -> list[str]:
     lines += forced_set_lines(trace.forced, "stored")
     if rules.records_dropped:
         lines += dropped_lines(trace) or ["  every requested source arrived: nothing to record  [C179.1]"]
-    return lines + gate_lines(story.world, trace, send_result(trace, run.be_user, run.uid), rules)
+    return lines + gate_lines(story.world, trace, send_result(trace, rules, run.be_user, run.uid), rules)
 
 
 def _suspend(story: Story, step: Suspend, rules: Rules) -> list[str]:
@@ -80,7 +80,7 @@ def _resume(story: Story, step: Resume, rules: Rules) -> list[str]:
         if takes_configuration_only_path(trace.forced):
             lines.append("  nothing to rebuild: the configuration-only path  [C165.5]")
     lines.append("  nothing is recorded as dropped on a resume  [C179.2]")
-    return lines + gate_lines(story.world, trace, send_result(trace, run.be_user, run.uid), rules)
+    return lines + gate_lines(story.world, trace, send_result(trace, rules, run.be_user, run.uid), rules)
 
 
 def _change(story: Story, step, rules: Rules) -> list[str]:

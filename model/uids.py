@@ -16,19 +16,33 @@ _NUMERIC = re.compile(_SPACE + r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9
 _INTEGER = re.compile(_SPACE + r"[+-]?[0-9]+" + _SPACE + r"\Z")
 _INT_MAX = 2**63 - 1
 _INT_MIN = -(2**63)
+_INF = float("inf")
 
 
 def _saturated(number: int) -> int:
     return number if _INT_MIN <= number <= _INT_MAX else (_INT_MAX if number > 0 else _INT_MIN)
 
 
-def _as_php_int(value: object) -> int | None:
+def _wrapped(number: float) -> int:
+    """PHP 8's ``(int)`` of a finite float beyond the 64-bit range: its integer value modulo 2**64, signed."""
+    value = int(number) % 2**64
+    return value - 2**64 if value > _INT_MAX else value
+
+
+def _as_php_int(value: object, numbers_wrap: bool = False) -> int | None:
     """PHP's ``(int)`` on a number or numeric string, saturating at the 64-bit limits; None when not numeric.
 
     An integer string is cast exactly; any other numeric string goes through
     a float first, as PHP does, so ``"1.9"`` is 1 and ``"1e3"`` is 1000.
+    ``numbers_wrap``: a JSON number beyond the range is what ``json_decode``
+    makes of it, a float, and ``(int)`` wraps a float instead of saturating.
     """
     if type(value) is int:  # the common case first; a bool is not an int here
+        if numbers_wrap and not _INT_MIN <= value <= _INT_MAX:
+            try:
+                return _as_php_int(float(value), numbers_wrap)
+            except OverflowError:  # beyond any float: json_decode gives an infinite one
+                return 0
         return _saturated(value)
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         return None
@@ -37,19 +51,29 @@ def _as_php_int(value: object) -> int | None:
             return _saturated(int(value))
         if not _NUMERIC.match(value):
             return None
-        value = float(value)
+        number = float(value)
+        if numbers_wrap and number in (_INF, -_INF):
+            return 0  # PHP casts a numeric string whose float is infinite to 0
+        return int(number) if abs(number) < 2**63 else (_INT_MAX if number > 0 else _INT_MIN)
     if isinstance(value, float):
         if value != value:
             return 0
-        return int(value) if abs(value) < 2**63 else (_INT_MAX if value > 0 else _INT_MIN)
+        if abs(value) < 2**63:
+            return int(value)
+        if numbers_wrap:
+            return 0 if value in (_INF, -_INF) else _wrapped(value)
+        return _INT_MAX if value > 0 else _INT_MIN
     return _saturated(value)
 
 
-def read_request_uids(raw: object) -> tuple[int, ...]:
-    """C164.6: a playground request keeps each numeric entry whose integer value is above 0; a non-list gives none."""
+def read_request_uids(raw: object, numbers_wrap: bool = False) -> tuple[int, ...]:
+    """C164.6: a playground request keeps each numeric entry whose integer value is above 0; a non-list gives none.
+
+    ``numbers_wrap`` (the ``nr-llm`` profile): a number beyond 64 bits wraps modulo 2**64 instead of saturating.
+    """
     if not isinstance(raw, (list, tuple)):
         return ()
-    values = (_as_php_int(entry) for entry in raw)
+    values = (_as_php_int(entry, numbers_wrap) for entry in raw)
     return tuple(value for value in values if value is not None and value > 0)
 
 
@@ -60,8 +84,13 @@ def read_queued_uids(raw: object) -> tuple[int, ...]:
     return tuple(e for e in raw if isinstance(e, int) and not isinstance(e, bool) and e > 0)
 
 
-def read_suspended_uids(raw: object) -> tuple[int, ...]:
-    """C165.2: a suspended state keeps positive integers and all-digit strings above 0; a missing key gives none."""
+def read_suspended_uids(raw: object, object_values: bool = False) -> tuple[int, ...]:
+    """C165.2: a suspended state keeps positive integers and all-digit strings above 0; a missing key gives none.
+
+    ``object_values`` (the ``nr-llm`` profile): a JSON object is read by its values in order, as a PHP array.
+    """
+    if object_values and isinstance(raw, dict):
+        raw = list(raw.values())
     if not isinstance(raw, (list, tuple)):
         return ()
     uids = []

@@ -8,6 +8,7 @@ from attrs import NOTHING, Factory, frozen
 from attrs import fields as attrs_fields
 
 from ..enforcement import MISSING
+from ..lookups import CASE_SENSITIVE
 from ..records import Configuration, LlmModel, Provider, Skill, Snippet, World
 from ..versions import DEFAULT_VERSION, Rules, rules_named
 from .errors import ScenarioError
@@ -120,6 +121,7 @@ def read_world(fields: dict) -> World:
         snippets=tuple(map(_read_snippet, fields.get("snippets", ()))),
         skills=tuple(map(_read_skill, fields.get("skills", ()))),
         enforcement=fields.get("enforcement", MISSING),
+        collation=fields.get("collation", CASE_SENSITIVE),
     )
     # A lookup holds fewer records than its table exactly when two share a key.
     for where, key, index in _KEYS:
