@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateproof.model.scenario import ScenarioError, read_scenario
+from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 from support import results, scenario, send, skill, snippet, world
 
 LATEST, CODE = "adr-179", "nr-llm"
@@ -146,3 +146,37 @@ def test_a_collation_the_schema_does_not_know_is_refused_naming_the_field():
     with pytest.raises(ScenarioError) as refused:
         read_scenario(document)
     assert "$.world.collation" in str(refused.value)
+
+
+def departure_scenarios() -> dict[str, dict]:
+    """One nr-llm scenario per departure, for holding nr-llm's own code to the profile (tests/test_nrllm_implementation.py)."""
+    secret = world(snippets=[snippet(1, "secretAdjacent"), snippet(4096, "secretAdjacent")])
+    story = (
+        {"op": "queue", "run": "r", "configuration": "c", "forced_snippets": [1], "uid": 9, "be_user": 5},
+        {"op": "dequeue", "run": "r"},
+        {"op": "suspend", "run": "r", "state": {"forced_snippet_uids": {"a": 1}, "forced_skill_uids": {}}},
+        {"op": "update", "kind": "provider", "identifier": "p", "set": {"zone": "local"}},
+        {"op": "resume", "run": "r", "with_input": False},
+    )
+    return {
+        "C179.2": scenario(world(snippets=[snippet(1, "publicContent", active=False)]), {"op": "send", "configuration": "c", "forced_snippets": [1]}, rules=CODE),
+        "C144.7": scenario(world(zone="local", configuration={"skills": [1, 2, 1]}, skills=[skill(1, "editorContent"), skill(2, "editorContent")]),
+                           {"op": "classify", "configuration": "c"}, {"op": "send", "configuration": "c"}, rules=CODE),
+        "C164.6": scenario(secret, *({"op": "send", "configuration": "c", "forced_snippets": [uid]} for uid in (1.8446744073709556e19, "1e30", 2**63, 2**64 - 1)), rules=CODE),
+        "C144.15": scenario(secret, {"op": "send", "configuration": "c", "forced_snippets": [1], "be_user": 3}, rules=CODE),
+        "C165.2": scenario(secret, *story, rules=CODE),
+        "C144.19 tie": scenario(tie_world("case-insensitive"), {"op": "classify", "configuration": "c"}, {"op": "send", "configuration": "c"}, rules=CODE),
+        "C144.19 fallback": scenario(fallback_world("case-insensitive"), {"op": "send", "configuration": "c", "forced_snippets": [1]}, rules=CODE),
+    }
+
+
+@pytest.mark.parametrize("rule", list(departure_scenarios()))
+def test_each_departure_scenario_reads_and_shows_its_departure_under_the_profile(rule):
+    # Held against the latest ADR version, the same story is decided otherwise (the collation is no version: it shows in the world).
+    document = departure_scenarios()[rule]
+    code = run_scenario(read_scenario(document))["results"]
+    latest = run_scenario(read_scenario({**document, "rules": LATEST}))["results"]
+    if rule.startswith("C144.19"):
+        case_sensitive = {**document, "world": {**document["world"], "collation": "case-sensitive"}}
+        latest = run_scenario(read_scenario(case_sensitive))["results"]
+    assert code != latest

@@ -79,6 +79,8 @@ def world(d: Draw) -> dict:
     }
     if d.chance(0.85):
         document["enforcement"] = d.pick(SWITCHES) if d.chance(0.6) else d.pick(["enforce", "observe"])
+    if d.chance(0.2):
+        document["collation"] = d.pick(["case-sensitive", "case-insensitive"])  # C144.19: names "a" and "A" tie apart
     for table, keeps in (("providers", ("identifier",)), ("models", ("identifier",)), ("configurations", ("identifier",)),
                          ("snippets", ("uid",)), ("skills", ("uid",))):
         for record in document[table]:
@@ -168,11 +170,11 @@ def sends(d: Draw, document: dict) -> list[dict]:
 
 
 def stored_state(d: Draw, known: int) -> dict:
-    """A suspend state written as a row may hold it: legacy (no keys), one key, or lists of any entries."""
+    """A suspend state written as a row may hold it: legacy (no keys), one key, lists of any entries, or an object."""
     state = {}
     for key in ("forced_snippet_uids", "forced_skill_uids"):
         if d.chance(0.7):
-            state[key] = d.some(lambda: d.number(1, known + 1) if d.chance(0.5) else d.pick(STATE_UID_CORNERS), 3) if d.chance(0.9) else d.pick(["1", 1, None, {}])
+            state[key] = d.some(lambda: d.number(1, known + 1) if d.chance(0.5) else d.pick(STATE_UID_CORNERS), 3) if d.chance(0.9) else d.pick(["1", 1, None, {}, {"a": 1}, {"b": "2", "c": 0}])
     return state
 
 
