@@ -57,9 +57,21 @@ function checkout(array $argv): string
 
 function version(string $src): string
 {
-    $head = @file_get_contents("$src/.git/HEAD");
-    if (is_string($head) && preg_match('/^[0-9a-f]{40}$/', trim($head))) {
-        return substr(trim($head), 0, 8);
+    // The commit of a git work tree (HEAD detached, or the branch it names), else the extension's version.
+    $git = "$src/.git";
+    if (is_file($git) && preg_match('/^gitdir: (.+)$/m', (string)file_get_contents($git), $m)) {
+        $git = str_starts_with($m[1], '/') ? trim($m[1]) : "$src/" . trim($m[1]);  // a linked work tree
+    }
+    $head = trim((string)@file_get_contents("$git/HEAD"));
+    if (str_starts_with($head, 'ref: ')) {
+        $ref = substr($head, 5);
+        $head = trim((string)@file_get_contents("$git/$ref"));
+        if ($head === '' && preg_match('/^([0-9a-f]{40}) ' . preg_quote($ref, '/') . '$/m', (string)@file_get_contents("$git/packed-refs"), $m)) {
+            $head = $m[1];
+        }
+    }
+    if (preg_match('/^[0-9a-f]{40}$/', $head)) {
+        return substr($head, 0, 8);
     }
     $emconf = (string)@file_get_contents("$src/ext_emconf.php");
 

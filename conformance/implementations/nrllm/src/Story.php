@@ -17,7 +17,6 @@ use Netresearch\NrLlm\Domain\ValueObject\SuspendedRunState;
 use Netresearch\NrLlm\Exception\InputContextTrustZoneException;
 use Netresearch\NrLlm\Service\Agent\Exception\RunConfigurationGoneException;
 use Netresearch\NrLlm\Service\Context\InputContextClassification;
-use Netresearch\NrLlm\Service\Context\InputContextClassifier;
 use Netresearch\NrLlm\Service\Tool\RunAugmentation;
 
 final class Story
@@ -43,8 +42,8 @@ final class Story
 
         return match ($step['op']) {
             'send' => $this->send($wiring, $step, $where),
-            'readout' => ['op' => 'readout', ...$this->readout($this->sourcesWithForced($wiring, $step, $where))],
-            'classify' => ['op' => 'classify', ...$this->readout($wiring->classifier->sources($this->liveConfiguration($wiring, $step, $where)))],
+            'readout' => $this->readout($wiring, $step, $where),
+            'classify' => $this->classify($wiring, $step, $where),
             'queue' => $this->queue($step, $where),
             'dequeue' => $this->dequeue($wiring, $step, $where),
             'suspend' => $this->suspend($step, $rawStep, $where),
@@ -84,21 +83,33 @@ final class Story
         return [$snippets, $skills];
     }
 
-    private function sourcesWithForced(Wiring $wiring, array $step, string $where): array
+    /** ToolPlaygroundController::contextClassification, for the forced set the request names. */
+    private function readout(Wiring $wiring, array $step, string $where): array
     {
         $configuration = $this->liveConfiguration($wiring, $step, $where);
         [$snippets, $skills] = $this->playgroundForced($wiring, $step);
-
-        return $wiring->classifier->sources($configuration, $snippets, $skills);
-    }
-
-    /** @param list<InputContextClassification> $sources */
-    private function readout(array $sources): array
-    {
-        $effective = InputContextClassifier::strictest($sources);
+        $readout = $wiring->playground('contextClassification', $configuration, $snippets, $skills);
 
         return [
-            'sources' => array_map(static fn(InputContextClassification $s): array => ['source' => $s->source, 'data_class' => $s->effective?->value], $sources),
+            'op' => 'readout',
+            'sources' => array_map(static fn(array $s): array => ['source' => $s['source'], 'data_class' => $s['dataClass']], $readout['sources']),
+            'effective' => $readout['effective'],
+            'effective_source' => $readout['effectiveSource'],
+        ];
+    }
+
+    /** InputContextClassifier::classify, with the sources it folds. */
+    private function classify(Wiring $wiring, array $step, string $where): array
+    {
+        $configuration = $this->liveConfiguration($wiring, $step, $where);
+        $effective = $wiring->classifier->classify($configuration);
+
+        return [
+            'op' => 'classify',
+            'sources' => array_map(
+                static fn(InputContextClassification $s): array => ['source' => $s->source, 'data_class' => $s->effective?->value],
+                $wiring->classifier->sources($configuration),
+            ),
             'effective' => $effective->effective?->value,
             'effective_source' => $effective->source,
         ];
