@@ -114,6 +114,7 @@ _KEYS = (
 
 
 def read_world(fields: dict) -> World:
+    """S001.4: the stored records, each field it leaves out at its default; two records under one key are refused (S001.1)."""
     world = World(
         providers=tuple(map(_read_provider, fields.get("providers", ()))),
         models=tuple(map(_read_model, fields.get("models", ()))),

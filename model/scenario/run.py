@@ -112,7 +112,7 @@ _NOT_GATED = {
 
 
 def dropped_result(dropped: tuple[DroppedSource, ...]) -> dict:
-    """C179.1: the ``dropped`` key, present only when something was recorded."""
+    """C179.1, S001.5: the ``dropped`` key, present only when something was recorded."""
     return {"dropped": [{"kind": d.kind, "uid": d.uid, "reason": d.reason} for d in dropped]} if dropped else {}
 
 

@@ -90,7 +90,7 @@ def _suspend(story: Story, step: Suspend, rules: Rules) -> tuple[dict, Story]:
 
 
 def story_step(story: Story, step, rules: Rules, where: str) -> tuple[dict, Story]:
-    """One step of the story: its result and the story after it."""
+    """S001.5: one step of the story: its result, with the keys its kind carries, and the story after it."""
     world = story.world
     if isinstance(step, Queue):
         run = Run(step.configuration, step.forced_snippets, step.forced_skills, step.dry_run, uid=step.uid, be_user=step.be_user)
