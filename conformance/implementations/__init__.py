@@ -34,9 +34,9 @@ BUILTINS: dict[str, tuple[str, ...]] = {
     "reference": python_module("gateproof.conformance.implementations.reference"),
     "node": ("node", str(NODE_ENTRY)),
     "cedar": python_module("gateproof.conformance.implementations.cedar_gateway"),
-    # The checkout travels in the environment, which the harness's child inherits.
-    "nr-llm": ("php", str(NRLLM_ENTRY)),
     **{f"mutant:{name}": python_module("gateproof.conformance.implementations.mutant", name) for name in ZOO},
+    # Last, as it alone needs something besides an interpreter: the checkout, which travels in the environment.
+    "nr-llm": ("php", str(NRLLM_ENTRY)),
 }
 
 
