@@ -23,26 +23,13 @@ def _saturated(number: int) -> int:
     return number if _INT_MIN <= number <= _INT_MAX else (_INT_MAX if number > 0 else _INT_MIN)
 
 
-def _wrapped(number: float) -> int:
-    """PHP 8's ``(int)`` of a finite float beyond the 64-bit range: its integer value modulo 2**64, signed."""
-    value = int(number) % 2**64
-    return value - 2**64 if value > _INT_MAX else value
-
-
-def _as_php_int(value: object, numbers_wrap: bool = False) -> int | None:
+def _as_php_int(value: object) -> int | None:
     """PHP's ``(int)`` on a number or numeric string, saturating at the 64-bit limits; None when not numeric.
 
     An integer string is cast exactly; any other numeric string goes through
     a float first, as PHP does, so ``"1.9"`` is 1 and ``"1e3"`` is 1000.
-    ``numbers_wrap``: a JSON number beyond the range is what ``json_decode``
-    makes of it, a float, and ``(int)`` wraps a float instead of saturating.
     """
     if type(value) is int:  # the common case first; a bool is not an int here
-        if numbers_wrap and not _INT_MIN <= value <= _INT_MAX:
-            try:
-                return _as_php_int(float(value), numbers_wrap)
-            except OverflowError:  # beyond any float: json_decode gives an infinite one
-                return 0
         return _saturated(value)
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         return None
@@ -51,19 +38,40 @@ def _as_php_int(value: object, numbers_wrap: bool = False) -> int | None:
             return _saturated(int(value))
         if not _NUMERIC.match(value):
             return None
-        number = float(value)
-        if numbers_wrap and number in (_INF, -_INF):
-            return 0  # PHP casts a numeric string whose float is infinite to 0
-        return int(number) if abs(number) < 2**63 else (_INT_MAX if number > 0 else _INT_MIN)
+        value = float(value)
     if isinstance(value, float):
         if value != value:
             return 0
-        if abs(value) < 2**63:
-            return int(value)
-        if numbers_wrap:
-            return 0 if value in (_INF, -_INF) else _wrapped(value)
-        return _INT_MAX if value > 0 else _INT_MIN
+        return int(value) if abs(value) < 2**63 else (_INT_MAX if value > 0 else _INT_MIN)
     return _saturated(value)
+
+
+def _wrapped(number: float) -> int:
+    """PHP 8's ``(int)`` of a finite float beyond the 64-bit range: its integer value modulo 2**64, signed."""
+    value = int(number) % 2**64
+    return value - 2**64 if value > _INT_MAX else value
+
+
+def _as_decoded_php_int(value: object) -> int | None:
+    """C164.6 under ``nr-llm``: ``(int)`` of what ``json_decode`` made of a request's entry.
+
+    A JSON number beyond the 64-bit range is a float there, and ``(int)``
+    wraps a float modulo 2**64 instead of saturating, an infinite one to 0;
+    a numeric string is cast as :func:`_as_php_int` casts it, saturating,
+    except that one whose float is infinite is 0 too.
+    """
+    if isinstance(value, str):
+        if _NUMERIC.match(value) and not _INTEGER.match(value) and float(value) in (_INF, -_INF):
+            return 0
+        return _as_php_int(value)
+    if type(value) is int and not _INT_MIN <= value <= _INT_MAX:
+        try:
+            value = float(value)
+        except OverflowError:  # beyond any float: json_decode gives an infinite one
+            return 0
+    if isinstance(value, float) and abs(value) >= 2**63:
+        return 0 if value in (_INF, -_INF) else _wrapped(value)
+    return _as_php_int(value)
 
 
 def read_request_uids(raw: object, numbers_wrap: bool = False) -> tuple[int, ...]:
@@ -73,7 +81,8 @@ def read_request_uids(raw: object, numbers_wrap: bool = False) -> tuple[int, ...
     """
     if not isinstance(raw, (list, tuple)):
         return ()
-    values = (_as_php_int(entry, numbers_wrap) for entry in raw)
+    cast = _as_decoded_php_int if numbers_wrap else _as_php_int
+    values = (cast(entry) for entry in raw)
     return tuple(value for value in values if value is not None and value > 0)
 
 
