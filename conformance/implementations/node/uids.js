@@ -30,7 +30,7 @@ function requestUidValue(entry, wrap) {
     return wrap && saturated(exact) !== exact ? wrappedFloat(Number(exact)) : saturated(exact);
   }
   if (entry instanceof JsonFloat) return wrap && !(Math.abs(entry.value) < 2 ** 63) ? wrappedFloat(entry.value) : truncatedFloat(entry.value);
-  if (typeof entry === 'string') return numericStringValue(entry);
+  if (typeof entry === 'string') return wrap && isInfiniteFloatString(entry) ? 0n : numericStringValue(entry);
   return null; // booleans, null, lists and objects are not numeric
 }
 
@@ -38,6 +38,12 @@ function requestUidValue(entry, wrap) {
 function readQueuedUids(field) {
   if (!Array.isArray(field)) return [];
   return field.filter((entry) => isInteger(entry) && isPositive(entry)).map(asUid);
+}
+
+// Under nr-llm PHP's (int) of a numeric string whose float is infinite ("1e400") is 0; an integer string saturates.
+function isInfiniteFloatString(text) {
+  return numericStringValue(text) !== null && !/^[ \t\n\r\x0B\f]*[+-]?[0-9]+[ \t\n\r\x0B\f]*$/.test(text)
+    && !Number.isFinite(Number(text.replace(/[ \t\n\r\x0B\f]/g, '')));
 }
 
 // PHP 8's (int) of a float beyond 64 bits: its integer value modulo 2**64, signed; an infinite one is 0.
