@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
+from gateproof.model.uids import read_request_uids
 from support import results, scenario, send, skill, snippet, world
 
 LATEST, CODE = "adr-179", "nr-llm"
@@ -67,6 +68,11 @@ def test_an_integer_uid_beyond_64_bits_is_a_float_to_the_code_while_a_numeric_st
     for version in (LATEST, CODE):
         assert send(stored, rules=version, forced_snippets=["18446744073709555712"])["decision"] == "undeclared"
     assert send(stored, rules=LATEST, forced_snippets=["1e30"])["dropped"] == [{"kind": "snippet", "uid": 2**63 - 1, "reason": "gone"}]
+    # "1e400" is beyond any float: the ADR saturates it like "1e30", while PHP casts its infinite float to 0, no uid at all.
+    # No record holds 2**63 - 1 and the code records no playground drops, so only the uids read show the difference.
+    assert send(stored, rules=LATEST, forced_snippets=["1e400"])["dropped"] == [{"kind": "snippet", "uid": 2**63 - 1, "reason": "gone"}]
+    assert read_request_uids(["1e400", "4096"]) == (2**63 - 1, 4096)
+    assert read_request_uids(["1e400", "4096"], numbers_wrap=True) == (4096,)
 
 
 @pytest.mark.rule("C144.15")
@@ -162,7 +168,7 @@ def departure_scenarios() -> dict[str, dict]:
         "C179.2": scenario(world(snippets=[snippet(1, "publicContent", active=False)]), {"op": "send", "configuration": "c", "forced_snippets": [1]}, rules=CODE),
         "C144.7": scenario(world(zone="local", configuration={"skills": [1, 2, 1]}, skills=[skill(1, "editorContent"), skill(2, "editorContent")]),
                            {"op": "classify", "configuration": "c"}, {"op": "send", "configuration": "c"}, rules=CODE),
-        "C164.6": scenario(secret, *({"op": "send", "configuration": "c", "forced_snippets": [uid]} for uid in (1.8446744073709556e19, "1e30", 2**63, 2**64 - 1)), rules=CODE),
+        "C164.6": scenario(secret, *({"op": "send", "configuration": "c", "forced_snippets": [uid]} for uid in (1.8446744073709556e19, "1e30", "1e400", 2**63, 2**64 - 1)), rules=CODE),
         "C144.15": scenario(secret, {"op": "send", "configuration": "c", "forced_snippets": [1], "be_user": 3}, rules=CODE),
         "C165.2": scenario(secret, *story, rules=CODE),
         "C144.19 tie": scenario(tie_world("case-insensitive"), {"op": "classify", "configuration": "c"}, {"op": "send", "configuration": "c"}, rules=CODE),
