@@ -11,6 +11,8 @@ gap, the run's own configuration among what a change may delete.
 
 from __future__ import annotations
 
+import random
+
 from gateproof.model.versions import DEFAULT_VERSION
 
 from .corners import (CLASS_CORNERS, CLASSES, IDENTIFIERS, NAMES, QUEUED_UID_CORNERS, REQUEST_UID_CORNERS, STATE_UID_CORNERS,
@@ -79,8 +81,6 @@ def world(d: Draw) -> dict:
     }
     if d.chance(0.85):
         document["enforcement"] = d.pick(SWITCHES) if d.chance(0.6) else d.pick(["enforce", "observe"])
-    if d.chance(0.2):
-        document["collation"] = d.pick(["case-sensitive", "case-insensitive"])  # C144.19: names "a" and "A" tie apart
     for table, keeps in (("providers", ("identifier",)), ("models", ("identifier",)), ("configurations", ("identifier",)),
                          ("snippets", ("uid",)), ("skills", ("uid",))):
         for record in document[table]:
@@ -231,8 +231,21 @@ def story(d: Draw, document: dict) -> list[dict]:
     return steps
 
 
+def collation(d: Draw) -> str | None:
+    """C144.19: now and then a collation, under which names "a" and "A" tie apart.
+
+    Drawn from a side stream seeded by where the main one stands, so the main
+    stream, and every scenario drawn from it, is what it was without it.
+    """
+    side = random.Random(hash(d.random.getstate()[1]))  # a tuple of ints hashes alike in every process
+    return side.choice(["case-sensitive", "case-insensitive"]) if side.random() < 0.2 else None
+
+
 def ceiling_scenario(d: Draw, rules: str, number: int) -> dict:
     document = {"gateproof": 1, "id": f"generated.{rules}.{number}", "rules": rules, "world": world(d)}
+    chosen = collation(d)
+    if chosen is not None:
+        document["world"]["collation"] = chosen
     document["steps"] = story(d, document) if d.chance(0.5) else sends(d, document)
     if rules == DEFAULT_VERSION and d.chance(0.1):
         del document["rules"]  # a document that names no version is decided under the default (S001.1)
