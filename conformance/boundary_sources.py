@@ -35,6 +35,20 @@ def reading(forced: list) -> tuple[dict, list[dict]]:
     return world(snippets=snippets), [{"op": "readout", "configuration": "c", "forced_snippets": forced}]
 
 
+def collated(collation: str) -> tuple[dict, list[dict]]:
+    """A side's world and steps: two tag-selected sourceCode snippets of equal sorting named "a" and "B" under ``collation``."""
+    snippets = [snippet(1, "sourceCode", name="a", tags="ops"), snippet(2, "sourceCode", name="B", tags="ops")]
+    document = world(zone="local", configuration={"snippet_tags": "ops"}, snippets=snippets) | {"collation": collation}
+    return document, [send()]
+
+
+def falling_back(collation: str) -> tuple[dict, list[dict]]:
+    """A side's world and steps: a local configuration whose fallback entry "Legal" is stored as "Legal", forcing a secret snippet."""
+    document = world(zone="local", configuration={"fallbacks": ["Legal"]}, snippets=[snippet(1, "secretAdjacent")],
+                     configurations=[{"identifier": "Legal", "model": "m"}]) | {"collation": collation}
+    return document, [send(forced_snippets=[1])]
+
+
 def cases() -> list[dict]:
     return [
         *pair(case, "ceiling", "C144.1",
@@ -81,6 +95,16 @@ def cases() -> list[dict]:
                    *forcing_snippet(identifier=" \t", name="Legal notes")),
               side("the snippet's identifier is a no-break space, which trimming keeps, so it names the snippet and the display name is not used.",
                    *forcing_snippet(identifier="\u00a0", name="Legal notes"))),
+        *pair(case, "ceiling", "C144.19",
+              side('the installation compares case-insensitively, so "a" orders before "B" and the later of the two equally classified snippets, "B", is named.',
+                   *collated("case-insensitive")),
+              side('the installation compares code points as stored, so "B" orders before "a" and "a" is the later snippet, named.',
+                   *collated("case-sensitive"))),
+        *pair(case, "ceiling", "C144.19",
+              side('the installation compares case-insensitively, so the lowercased entry "legal" finds the stored identifier "Legal", whose local zone permits the send.',
+                   *falling_back("case-insensitive")),
+              side('the installation compares as stored, so "legal" finds no configuration and the entry adds externalGlobal, which refuses the send.',
+                   *falling_back("case-sensitive")), aspect="fallback"),
         *pair(case, "ceiling", "C155.1",
               side("a system prompt of one space is text, not the empty prompt, so its class is listed and refuses the send.",
                    world(configuration={"system_prompt": " ", "system_prompt_class": "secretAdjacent"}), [send()]),

@@ -31,7 +31,7 @@ def _forced_applied(step, trace, rules) -> list[Applied]:
     for kind, raw, found in (("snippets", step.forced_snippets, trace.forced_snippets), ("skills", step.forced_skills, trace.forced_skills)):
         if not raw:
             continue
-        uids, kept = list(read_request_uids(raw)), [r.uid for r in found]
+        uids, kept = list(read_request_uids(raw, rules.request_numbers_wrap)), [r.uid for r in found]
         lines.append(f"forced {kind}: requested {shown(raw)} -> uids {shown(uids)} -> resolved {shown(kept)}")
         inputs[kind], result[kind] = raw, kept
     if not lines:
@@ -43,7 +43,7 @@ def _forced_applied(step, trace, rules) -> list[Applied]:
 
 def explain_send(world, rules, step: Send) -> tuple[str, list[Applied]]:
     trace = trace_send(world, step, rules)
-    result = send_result(trace, step.be_user, step.run_uid)
+    result = send_result(trace, rules, step.be_user, step.run_uid)
     applied = _forced_applied(step, trace, rules) + dropped_applied(trace) + gate_applied(world, trace, result, rules)
     return f'send through configuration "{step.configuration}" (playground path)', applied
 
@@ -52,10 +52,10 @@ def explain_readout(world, rules, step) -> tuple[str, list[Applied]]:
     result = run_step(world, step, rules)
     configuration = world.configuration_index[step.configuration]
     if isinstance(step, Classify):
-        head, sources = f'classify configuration "{step.configuration}": what it carries alone', configuration_sources(world, configuration)
+        head, sources = f'classify configuration "{step.configuration}": what it carries alone', configuration_sources(world, configuration, rules.attached_skills_once)
     else:
         forced = resolve_forced_set(world, step.forced_snippets, step.forced_skills, rules)
-        head, sources = f'readout of configuration "{step.configuration}" with the forced set', list_sources(world, configuration, forced.snippets, forced.skills)
+        head, sources = f'readout of configuration "{step.configuration}" with the forced set', list_sources(world, configuration, forced.snippets, forced.skills, rules.attached_skills_once)
     effective = result["effective"] or "undeclared"
     by = f" by {result['effective_source']}" if result["effective_source"] else ""
     return head, [

@@ -71,7 +71,7 @@ def _dequeue(story: Story, step: Dequeue, rules: Rules) -> Explained:
     applied = [forced_applied(trace.forced, "the payload's uids read as positive integers only, through the composition lookups", ("C175.4", "C175.2"))]
     if rules.records_dropped:
         applied += dropped_applied(trace) or [Applied("dropped", "every requested source arrived: nothing to record", ("C179.1",), result=[])]
-    return head, applied + gate_applied(story.world, trace, send_result(trace, run.be_user, run.uid), rules)
+    return head, applied + gate_applied(story.world, trace, send_result(trace, rules, run.be_user, run.uid), rules)
 
 
 def _suspend(story: Story, step: Suspend, rules: Rules) -> Explained:
@@ -98,7 +98,7 @@ def _resume(story: Story, step: Resume, rules: Rules) -> Explained:
         if takes_configuration_only_path(trace.forced):
             applied.append(Applied("configuration-only", "nothing to rebuild: the configuration-only path", ("C165.5",)))
     applied.append(Applied("dropped", "nothing is recorded as dropped on a resume", ("C179.2",), result=[]))
-    return head, applied + gate_applied(story.world, trace, send_result(trace, run.be_user, run.uid), rules)
+    return head, applied + gate_applied(story.world, trace, send_result(trace, rules, run.be_user, run.uid), rules)
 
 
 def _change(story: Story, step, rules: Rules) -> Explained:

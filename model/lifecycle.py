@@ -123,8 +123,9 @@ def resolve_on_resume(world: World, state: object, rules: Rules) -> ForcedSet:
     """
     if not rules.regates_on_resume or not isinstance(state, Mapping):
         return NO_FORCED_SET
-    snippet_uids = read_suspended_uids(state.get(SNIPPET_KEY))
-    skill_uids = read_suspended_uids(state.get(SKILL_KEY))
+    object_values = rules.suspended_object_values
+    snippet_uids = read_suspended_uids(state.get(SNIPPET_KEY), object_values)
+    skill_uids = read_suspended_uids(state.get(SKILL_KEY), object_values)
     snippets = LOOKUPS[rules.resume_snippet_lookup](world.snippet_index, snippet_uids)
     skills = LOOKUPS[rules.resume_skill_lookup](world.skill_index, skill_uids)
     return ForcedSet(snippet_uids, snippets, skill_uids, skills, rules.resume_snippet_lookup, rules.resume_skill_lookup)

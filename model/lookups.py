@@ -18,6 +18,14 @@ from .versions import ALL_BY_NAME, ENABLED, EXISTING
 R = TypeVar("R")
 BY_SORTING_THEN_NAME = attrgetter("sorting", "name")
 
+#: C144.19: the two collations an installation's database may compare strings by.
+CASE_SENSITIVE, CASE_INSENSITIVE = "case-sensitive", "case-insensitive"
+
+
+def collated(value: str, collation: str) -> str:
+    """C144.19: a string as the database compares it: as stored, or with ASCII letters folded to lower case."""
+    return ascii_lower(value) if collation == CASE_INSENSITIVE else value
+
 
 def is_kept_by(lookup: str, deleted, switched_on, ops=CONCRETE):
     """C165.4, C166.1, C166.2: whether a lookup returns a stored record it was asked for.
@@ -69,8 +77,8 @@ def has_tag(snippet: Snippet, tag: str) -> bool:
     return tag in tags and tag in map(trim, tags.split(","))
 
 
-def lookup_active_by_tag(snippets: Sequence[Snippet], tag: str) -> tuple[Snippet, ...]:
-    """C144.4: active, undeleted snippets carrying a tag, by sorting then name; nothing for an empty tag.
+def lookup_active_by_tag(snippets: Sequence[Snippet], tag: str, collation: str = CASE_SENSITIVE) -> tuple[Snippet, ...]:
+    """C144.4, C144.19: active, undeleted snippets carrying a tag, by sorting then name under the collation; nothing for an empty tag.
 
     ``tag`` is already normalised (trimmed, lowercased). Hidden snippets are
     returned here; the configuration's selection leaves them out (C144.5).
@@ -78,4 +86,7 @@ def lookup_active_by_tag(snippets: Sequence[Snippet], tag: str) -> tuple[Snippet
     if tag == "":
         return ()
     matching = [s for s in snippets if s.active and not s.deleted and has_tag(s, tag)]
-    return tuple(sorted(matching, key=BY_SORTING_THEN_NAME))
+    if collation == CASE_SENSITIVE:
+        return tuple(sorted(matching, key=BY_SORTING_THEN_NAME))
+    # Names equal under the collation keep the order the world lists them in, as equal keys do above.
+    return tuple(sorted(matching, key=lambda s: (s.sorting, collated(s.name, collation))))

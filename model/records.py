@@ -91,6 +91,8 @@ class World:
     snippets: tuple[Snippet, ...] = ()
     skills: tuple[Skill, ...] = ()
     enforcement: object = MISSING  # the raw switch value, or MISSING when never stored
+    #: C144.19: how the installation's database compares and orders strings (``CASE_SENSITIVE`` or ``CASE_INSENSITIVE``).
+    collation: str = "case-sensitive"
     provider_index: dict[str, Provider] = lookup_by("providers", "identifier")
     model_index: dict[str, LlmModel] = lookup_by("models", "identifier")
     configuration_index: dict[str, Configuration] = lookup_by("configurations", "identifier")

@@ -71,7 +71,7 @@ def selected_snippets(world: World, configuration: Configuration) -> tuple[Snipp
     seen: set = set()
     selected = []
     for tag in snippet_tag_list(configuration):
-        for snippet in lookup_active_by_tag(world.snippets, tag):
+        for snippet in lookup_active_by_tag(world.snippets, tag, world.collation):
             if snippet.hidden:
                 continue
             key = normalise_token(snippet.identifier) or snippet.uid
@@ -81,18 +81,23 @@ def selected_snippets(world: World, configuration: Configuration) -> tuple[Snipp
     return tuple(selected)
 
 
-def attached_skills(world: World, configuration: Configuration) -> tuple[Skill, ...]:
-    """C144.7: every undeleted skill the configuration's relation holds, in storage order, with no enabled or hidden filter."""
+def attached_skills(world: World, configuration: Configuration, once: bool = False) -> tuple[Skill, ...]:
+    """C144.7: every undeleted skill the configuration's relation holds, in storage order, with no enabled or hidden filter.
+
+    ``once`` (the ``nr-llm`` profile): a skill related twice is listed at its
+    first position only, as the code's ObjectStorage holds an object once.
+    """
     index = world.skill_index
-    return tuple(index[uid] for uid in configuration.skills if uid in index and not index[uid].deleted)
+    uids = dict.fromkeys(configuration.skills) if once else configuration.skills
+    return tuple(index[uid] for uid in uids if uid in index and not index[uid].deleted)
 
 
-def configuration_sources(world: World, configuration: Configuration) -> tuple[Source, ...]:
+def configuration_sources(world: World, configuration: Configuration, skills_once: bool = False) -> tuple[Source, ...]:
     """C144.3: system prompt, tag-selected snippets, attached skills: what the configuration alone carries."""
     prompt = system_prompt_source(configuration)
     listed = [] if prompt is None else [prompt]
     listed += [Source(snippet_name(s), declared_class_of(s), "snippet") for s in selected_snippets(world, configuration)]
-    listed += [Source(skill_name(s), declared_class_of(s), "skill") for s in attached_skills(world, configuration)]
+    listed += [Source(skill_name(s), declared_class_of(s), "skill") for s in attached_skills(world, configuration, skills_once)]
     return tuple(listed)
 
 
@@ -101,6 +106,7 @@ def list_sources(
     configuration: Configuration,
     forced_snippets: Sequence[Snippet] = (),
     forced_skills: Sequence[Skill] = (),
+    skills_once: bool = False,
 ) -> tuple[Source, ...]:
     """C144.3, C164.1, C164.3: the configuration's sources, then the forced snippets, then the forced skills.
 
@@ -111,7 +117,7 @@ def list_sources(
     carries appears once, with the configuration copy's position and class.
     Configuration entries are never de-duplicated among themselves.
     """
-    listed = list(configuration_sources(world, configuration))
+    listed = list(configuration_sources(world, configuration, skills_once))
     names = {source.name for source in listed}
     forced = [Source(snippet_name(s), declared_class_of(s), "forced snippet") for s in forced_snippets]
     forced += [Source(skill_name(s), declared_class_of(s), "forced skill") for s in forced_skills]

@@ -16,6 +16,7 @@ _NUMERIC = re.compile(_SPACE + r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9
 _INTEGER = re.compile(_SPACE + r"[+-]?[0-9]+" + _SPACE + r"\Z")
 _INT_MAX = 2**63 - 1
 _INT_MIN = -(2**63)
+_INF = float("inf")
 
 
 def _saturated(number: int) -> int:
@@ -45,11 +46,43 @@ def _as_php_int(value: object) -> int | None:
     return _saturated(value)
 
 
-def read_request_uids(raw: object) -> tuple[int, ...]:
-    """C164.6: a playground request keeps each numeric entry whose integer value is above 0; a non-list gives none."""
+def _wrapped(number: float) -> int:
+    """PHP 8's ``(int)`` of a finite float beyond the 64-bit range: its integer value modulo 2**64, signed."""
+    value = int(number) % 2**64
+    return value - 2**64 if value > _INT_MAX else value
+
+
+def _as_decoded_php_int(value: object) -> int | None:
+    """C164.6 under ``nr-llm``: ``(int)`` of what ``json_decode`` made of a request's entry.
+
+    A JSON number beyond the 64-bit range is a float there, and ``(int)``
+    wraps a float modulo 2**64 instead of saturating, an infinite one to 0;
+    a numeric string is cast as :func:`_as_php_int` casts it, saturating,
+    except that one whose float is infinite is 0 too.
+    """
+    if isinstance(value, str):
+        if _NUMERIC.match(value) and not _INTEGER.match(value) and float(value) in (_INF, -_INF):
+            return 0
+        return _as_php_int(value)
+    if type(value) is int and not _INT_MIN <= value <= _INT_MAX:
+        try:
+            value = float(value)
+        except OverflowError:  # beyond any float: json_decode gives an infinite one
+            return 0
+    if isinstance(value, float) and abs(value) >= 2**63:
+        return 0 if value in (_INF, -_INF) else _wrapped(value)
+    return _as_php_int(value)
+
+
+def read_request_uids(raw: object, numbers_wrap: bool = False) -> tuple[int, ...]:
+    """C164.6: a playground request keeps each numeric entry whose integer value is above 0; a non-list gives none.
+
+    ``numbers_wrap`` (the ``nr-llm`` profile): a number beyond 64 bits wraps modulo 2**64 instead of saturating.
+    """
     if not isinstance(raw, (list, tuple)):
         return ()
-    values = (_as_php_int(entry) for entry in raw)
+    cast = _as_decoded_php_int if numbers_wrap else _as_php_int
+    values = (cast(entry) for entry in raw)
     return tuple(value for value in values if value is not None and value > 0)
 
 
@@ -60,8 +93,13 @@ def read_queued_uids(raw: object) -> tuple[int, ...]:
     return tuple(e for e in raw if isinstance(e, int) and not isinstance(e, bool) and e > 0)
 
 
-def read_suspended_uids(raw: object) -> tuple[int, ...]:
-    """C165.2: a suspended state keeps positive integers and all-digit strings above 0; a missing key gives none."""
+def read_suspended_uids(raw: object, object_values: bool = False) -> tuple[int, ...]:
+    """C165.2: a suspended state keeps positive integers and all-digit strings above 0; a missing key gives none.
+
+    ``object_values`` (the ``nr-llm`` profile): a JSON object is read by its values in order, as a PHP array.
+    """
+    if object_values and isinstance(raw, dict):
+        raw = list(raw.values())
     if not isinstance(raw, (list, tuple)):
         return ()
     uids = []

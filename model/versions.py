@@ -33,6 +33,14 @@ class Rules:
     records_dropped: bool
     #: C179.2: the playground send records them too.
     playground_records_dropped: bool
+    #: C144.7: a skill the configuration's relation holds twice is listed once (the code's ObjectStorage).
+    attached_skills_once: bool = False
+    #: C164.6: a playground uid beyond PHP's integer range that JSON carries as a number wraps modulo 2**64.
+    request_numbers_wrap: bool = False
+    #: C144.15: the audit names the caller's user uid (the code reads a metadata key nothing writes: 0).
+    audits_caller_user: bool = True
+    #: C165.2: a stored uid list written as a JSON object is read by its values (the code's PHP array).
+    suspended_object_values: bool = False
 
 
 PRE_164 = Rules(
@@ -59,8 +67,21 @@ ADR_166 = evolve(ADR_165, name="adr-166", resume_snippet_lookup=EXISTING)
 ADR_175 = evolve(ADR_166, name="adr-175", composition_skill_lookup=ENABLED, resume_skill_lookup=EXISTING)
 # ADR-179: a forced source that did not arrive is recorded on the run, on both composition paths.
 ADR_179 = evolve(ADR_175, name="adr-179", records_dropped=True, playground_records_dropped=True)
-# nr-llm: the playground controller builds its augmentation without the dropped list.
-NR_LLM = evolve(ADR_179, name="nr-llm", playground_records_dropped=False)
+# nr-llm: the code as it stands where it decides otherwise than the ADR text (adr/versions.md).
+NR_LLM = evolve(
+    ADR_179,
+    name="nr-llm",
+    # The playground controller builds its augmentation without the dropped list.
+    playground_records_dropped=False,
+    # LlmConfiguration::$skills is an ObjectStorage: the data mapper's one object per uid is held once.
+    attached_skills_once=True,
+    # The request body is decoded by json_decode, so such a uid is a float, and (int) of a float wraps.
+    request_numbers_wrap=True,
+    # LlmServiceManager reads the metadata key beUser; the user travels as beUserUid.
+    audits_caller_user=False,
+    # json_decode(..., true) makes an object a PHP array, whose values SuspendedRunState::uidsFrom reads.
+    suspended_object_values=True,
+)
 
 LATEST = ADR_179
 

@@ -8,7 +8,7 @@ from gateproof.conformance.lab_world import ATTACK, CONTENT, EXPORT, LAB_WORLD, 
 from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.scenario.schema import validate
 
-__all__ = ["ATTACK", "CONTENT", "EXPORT", "call", "decide_one", "outcome", "results", "scenario"]
+__all__ = ["ATTACK", "CONTENT", "EXPORT", "LAB_WORLD", "call", "decide_one", "outcome", "results", "scenario"]
 
 
 def scenario(*steps, rules="lab-001", world=None, **world_changes) -> dict:

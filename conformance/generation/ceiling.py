@@ -11,6 +11,8 @@ gap, the run's own configuration among what a change may delete.
 
 from __future__ import annotations
 
+import random
+
 from gateproof.model.versions import DEFAULT_VERSION
 
 from .corners import (CLASS_CORNERS, CLASSES, IDENTIFIERS, NAMES, QUEUED_UID_CORNERS, REQUEST_UID_CORNERS, STATE_UID_CORNERS,
@@ -168,11 +170,11 @@ def sends(d: Draw, document: dict) -> list[dict]:
 
 
 def stored_state(d: Draw, known: int) -> dict:
-    """A suspend state written as a row may hold it: legacy (no keys), one key, or lists of any entries."""
+    """A suspend state written as a row may hold it: legacy (no keys), one key, lists of any entries, or an object."""
     state = {}
     for key in ("forced_snippet_uids", "forced_skill_uids"):
         if d.chance(0.7):
-            state[key] = d.some(lambda: d.number(1, known + 1) if d.chance(0.5) else d.pick(STATE_UID_CORNERS), 3) if d.chance(0.9) else d.pick(["1", 1, None, {}])
+            state[key] = d.some(lambda: d.number(1, known + 1) if d.chance(0.5) else d.pick(STATE_UID_CORNERS), 3) if d.chance(0.9) else d.pick(["1", 1, None, {}, {"a": 1}, {"b": "2", "c": 0}])
     return state
 
 
@@ -229,8 +231,21 @@ def story(d: Draw, document: dict) -> list[dict]:
     return steps
 
 
+def collation(d: Draw) -> str | None:
+    """C144.19: now and then a collation, under which names "a" and "A" tie apart.
+
+    Drawn from a side stream seeded by where the main one stands, so the main
+    stream, and every scenario drawn from it, is what it was without it.
+    """
+    side = random.Random(hash(d.random.getstate()[1]))  # a tuple of ints hashes alike in every process
+    return side.choice(["case-sensitive", "case-insensitive"]) if side.random() < 0.2 else None
+
+
 def ceiling_scenario(d: Draw, rules: str, number: int) -> dict:
     document = {"gateproof": 1, "id": f"generated.{rules}.{number}", "rules": rules, "world": world(d)}
+    chosen = collation(d)
+    if chosen is not None:
+        document["world"]["collation"] = chosen
     document["steps"] = story(d, document) if d.chance(0.5) else sends(d, document)
     if rules == DEFAULT_VERSION and d.chance(0.1):
         del document["rules"]  # a document that names no version is decided under the default (S001.1)

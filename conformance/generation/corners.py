@@ -39,6 +39,7 @@ REQUEST_UID_CORNERS = [
     "1", "2", " 3", "3 ", "\t2\n", "\x0b1", "\x0c1", "\u00a01", "+2", "-1", "0", "00", "1.9", "2.0", ".5", "1.",
     "5e0", "1e3", "1e-1", "0x1A", "1_0", "x", "", "\u0663", "\uff11", "9223372036854775808", "-9223372036854775809",
     "9007199254740993", "9.223372036854775808e18", "1e19",  # exact only as an integer string; 2**63 as a float; between 2**63 and 2**64
+    "1e400",  # a float string beyond any float: PHP's (int) makes it 0
     1.0, 1.9, 2.5, -0.0, 1e300, 0, -1, True, False, None, [1], {"uid": 1},
 ]
 #: Forced uids in a queued payload: only positive integers survive there.

@@ -4,12 +4,14 @@ Each Python module exposes ``run(scenario_document) -> outcome_document``;
 the built-ins below put one behind the conformance protocol as a subprocess,
 so ``gateproof verify --builtin NAME`` drives it exactly as it drives a
 program in any other language. A built-in is a name and the command that
-starts it. ``reference``, ``node`` and ``cedar`` must conform; every
+starts it. ``reference``, ``node`` and ``cedar`` must conform, and so must
+``nr-llm``, nr-llm's own code loaded from the checkout ``NRLLM_SRC`` names; every
 ``mutant:NAME`` carries one defect from the zoo (``zoo.py``) and must be caught.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -23,6 +25,9 @@ def python_module(module: str, *arguments: str) -> tuple[str, ...]:
 
 
 NODE_ENTRY = Path(__file__).resolve().parent / "node" / "gateproof-node.js"
+NRLLM_ENTRY = Path(__file__).resolve().parent / "nrllm" / "gateproof-nrllm.php"
+#: The environment variable naming the nr-llm checkout the ``nr-llm`` built-in loads its classes from.
+NRLLM_SRC = "NRLLM_SRC"
 
 #: Every built-in implementation, by name: ``--builtin all`` drives each in this order.
 BUILTINS: dict[str, tuple[str, ...]] = {
@@ -30,6 +35,8 @@ BUILTINS: dict[str, tuple[str, ...]] = {
     "node": ("node", str(NODE_ENTRY)),
     "cedar": python_module("gateproof.conformance.implementations.cedar_gateway"),
     **{f"mutant:{name}": python_module("gateproof.conformance.implementations.mutant", name) for name in ZOO},
+    # Last, as it alone needs something besides an interpreter: the checkout, which travels in the environment.
+    "nr-llm": ("php", str(NRLLM_ENTRY)),
 }
 
 
@@ -39,6 +46,19 @@ def is_mutant(name: str) -> bool:
 
 
 def unavailable(name: str) -> str | None:
-    """Why a built-in cannot be run on this machine (its interpreter is not on PATH), or None."""
+    """Why a built-in cannot be run on this machine (its interpreter is not on PATH, no checkout named), or None."""
     program = BUILTINS[name][0]
-    return None if shutil.which(program) else f"{program} is not on PATH"
+    if not shutil.which(program):
+        return f"{program} is not on PATH"
+    if name == "nr-llm":
+        return _nrllm_checkout_problem(os.environ.get(NRLLM_SRC, ""))
+    return None
+
+
+def _nrllm_checkout_problem(src: str) -> str | None:
+    """Why ``src`` is not an nr-llm checkout to load, or None."""
+    if not src:
+        return f"no nr-llm checkout named: set {NRLLM_SRC} to one"
+    if not (Path(src) / "Classes" / "Service" / "Context" / "InputContextTrustGate.php").is_file():
+        return f"{NRLLM_SRC}={src} is not a checkout of nr-llm (no Classes/Service/Context/InputContextTrustGate.php)"
+    return None

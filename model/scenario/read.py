@@ -8,6 +8,7 @@ from attrs import NOTHING, Factory, frozen
 from attrs import fields as attrs_fields
 
 from ..enforcement import MISSING
+from ..lookups import CASE_SENSITIVE
 from ..records import Configuration, LlmModel, Provider, Skill, Snippet, World
 from ..versions import DEFAULT_VERSION, Rules, rules_named
 from .errors import ScenarioError
@@ -113,6 +114,7 @@ _KEYS = (
 
 
 def read_world(fields: dict) -> World:
+    """S001.7: the stored records, each field it leaves out at its default; two records under one key are refused (S001.1)."""
     world = World(
         providers=tuple(map(_read_provider, fields.get("providers", ()))),
         models=tuple(map(_read_model, fields.get("models", ()))),
@@ -120,6 +122,7 @@ def read_world(fields: dict) -> World:
         snippets=tuple(map(_read_snippet, fields.get("snippets", ()))),
         skills=tuple(map(_read_skill, fields.get("skills", ()))),
         enforcement=fields.get("enforcement", MISSING),
+        collation=fields.get("collation", CASE_SENSITIVE),
     )
     # A lookup holds fewer records than its table exactly when two share a key.
     for where, key, index in _KEYS:

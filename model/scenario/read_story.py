@@ -99,7 +99,7 @@ def _record_key(fields: dict, where: str, world: World):
 
 
 def read_story_step(fields: dict, where: str, world: World, runs: dict):
-    """S001.3: one story step as a model value; ``runs`` maps each run named so far to its expected state."""
+    """S001.3, S001.7: one story step as a model value, absent fields at their defaults; ``runs`` maps each run named so far to its expected state."""
     op = fields["op"]
     if op == "set_enforcement":
         return SetEnforcement(MISSING if fields.get("unset") else fields.get("value"))

@@ -42,7 +42,8 @@ class SendTrace:
 
 def resolve_forced_set(world: World, forced_snippets, forced_skills, rules: Rules) -> ForcedSet:
     """C164.6, C175.2: the playground reads the request's uids and resolves them through the composition lookups."""
-    return resolve_for_composition(world, read_request_uids(forced_snippets), read_request_uids(forced_skills), rules)
+    wrap = rules.request_numbers_wrap
+    return resolve_for_composition(world, read_request_uids(forced_snippets, wrap), read_request_uids(forced_skills, wrap), rules)
 
 
 def recorded_drops(world: World, forced: ForcedSet) -> tuple[DroppedSource, ...]:
@@ -53,8 +54,8 @@ def recorded_drops(world: World, forced: ForcedSet) -> tuple[DroppedSource, ...]
 def gated_sources(world: World, configuration: Configuration, snippets, skills, rules: Rules) -> tuple[Source, ...]:
     """C164.1: the gate folds the configuration's sources with the run's forced set (before ADR-164, without it)."""
     if rules.gates_forced_sources:
-        return list_sources(world, configuration, snippets, skills)
-    return configuration_sources(world, configuration)
+        return list_sources(world, configuration, snippets, skills, rules.attached_skills_once)
+    return configuration_sources(world, configuration, rules.attached_skills_once)
 
 
 def trace_gate(
@@ -93,8 +94,14 @@ def trace_send(world: World, step: Send, rules: Rules) -> SendTrace:
     return trace_gate(world, configuration, forced, rules, step.serving_model, step.dry_run, dropped)
 
 
-def recorded_be_user(raw: object) -> int:
-    """C144.15: the caller's user uid is recorded only when the call metadata holds an integer; otherwise 0."""
+def recorded_be_user(raw: object, rules: Rules) -> int:
+    """C144.15: the caller's user uid is recorded only when the call metadata holds an integer; otherwise 0.
+
+    Under ``nr-llm`` it is always 0: the gate reads the metadata key ``beUser``,
+    and the user travels under ``beUserUid``.
+    """
+    if not rules.audits_caller_user:
+        return 0
     return raw if isinstance(raw, int) and not isinstance(raw, bool) else 0
 
 
@@ -105,11 +112,11 @@ _NOT_GATED = {
 
 
 def dropped_result(dropped: tuple[DroppedSource, ...]) -> dict:
-    """C179.1: the ``dropped`` key, present only when something was recorded."""
+    """C179.1, S001.8: the ``dropped`` key, present only when something was recorded."""
     return {"dropped": [{"kind": d.kind, "uid": d.uid, "reason": d.reason} for d in dropped]} if dropped else {}
 
 
-def send_result(trace: SendTrace, be_user: object = 0, run_uid: int = 0) -> dict:
+def send_result(trace: SendTrace, rules: Rules, be_user: object = 0, run_uid: int = 0) -> dict:
     """The outcome of one send, in the keys of the outcome schema."""
     decision = trace.decision
     if decision is None:
@@ -118,7 +125,7 @@ def send_result(trace: SendTrace, be_user: object = 0, run_uid: int = 0) -> dict
     resolution = trace.resolution
     record = None
     if resolution is not None:
-        record = audit_record(decision, identifier, resolution.provider, resolution.model, recorded_be_user(be_user), int(run_uid))
+        record = audit_record(decision, identifier, resolution.provider, resolution.model, recorded_be_user(be_user, rules), int(run_uid))
     return {
         "op": "send",
         "decision": decision.kind,
@@ -148,10 +155,10 @@ def readout_result(op: str, sources: tuple[Source, ...]) -> dict:
 
 def run_step(world: World, step, rules: Rules) -> dict:
     if isinstance(step, Send):
-        return send_result(trace_send(world, step, rules), step.be_user, step.run_uid)
+        return send_result(trace_send(world, step, rules), rules, step.be_user, step.run_uid)
     configuration = world.configuration_index[step.configuration]
     if isinstance(step, Readout):
         forced = resolve_forced_set(world, step.forced_snippets, step.forced_skills, rules)
-        return readout_result("readout", list_sources(world, configuration, forced.snippets, forced.skills))
+        return readout_result("readout", list_sources(world, configuration, forced.snippets, forced.skills, rules.attached_skills_once))
     assert isinstance(step, Classify)
-    return readout_result("classify", configuration_sources(world, configuration))
+    return readout_result("classify", configuration_sources(world, configuration, rules.attached_skills_once))

@@ -76,7 +76,7 @@ def _gated_step(story: Story, step, op: str, trace_of, rules: Rules) -> tuple[di
         return _ended(op, step.run, "gone"), story.with_run(step.run, run.moved(ENDED, ended="gone"))
     dry_run = op == "dequeue" and is_dry_run(run.payload_dry_run)
     state, why = _after_gate(trace, dry_run)
-    result = {**send_result(trace, run.be_user, run.uid), "op": op, "run": step.run, **_forced_keys(trace)}
+    result = {**send_result(trace, rules, run.be_user, run.uid), "op": op, "run": step.run, **_forced_keys(trace)}
     return result, story.with_run(step.run, run.moved(state, ended=why, forced=trace.forced))
 
 
@@ -90,7 +90,7 @@ def _suspend(story: Story, step: Suspend, rules: Rules) -> tuple[dict, Story]:
 
 
 def story_step(story: Story, step, rules: Rules, where: str) -> tuple[dict, Story]:
-    """One step of the story: its result and the story after it."""
+    """S001.8: one step of the story: its result, with the keys its kind carries, and the story after it."""
     world = story.world
     if isinstance(step, Queue):
         run = Run(step.configuration, step.forced_snippets, step.forced_skills, step.dry_run, uid=step.uid, be_user=step.be_user)

@@ -4,6 +4,7 @@ const { STRICTEST_ZONE, classRank, parseZone, ceilingOf, zonePermits, lessTruste
 const { phpTrim, asciiLower } = require('./text');
 const { field, isDeleted } = require('./world');
 const { isInteger } = require('./uids');
+const { collated } = require('./sources');
 
 // C094.7: a model reaches the zone its provider stores; no model, no provider, or a provider
 // that does not exist reads as the strictest zone.
@@ -36,9 +37,11 @@ function normaliseFallbackChain(configuration) {
   return [...new Set(entries)];
 }
 
-// C094.10: a fallback is any undeleted configuration with that identifier, active or not.
+// C094.10, C144.19: a fallback is the first undeleted configuration whose identifier equals the entry under the
+// installation's collation, active or not.
 function lookupFallback(world, identifier) {
-  return world.configurations.find((configuration) => configuration.identifier === identifier && !isDeleted(configuration));
+  const wanted = collated(identifier, world.collation);
+  return world.configurations.find((configuration) => collated(configuration.identifier, world.collation) === wanted && !isDeleted(configuration));
 }
 
 // C094.8, C094.10, C149.1: the primary zone, widened by one level of fallbacks, each judged by
@@ -96,7 +99,7 @@ function auditRecord(world, configuration, primaryModel, folded, enforcing, call
     provider: provider === undefined ? '' : provider.identifier,
     model: primaryModel === undefined ? '' : primaryModel.identifier,
     configuration: configuration.identifier,
-    be_user: recordedBeUser(caller.beUser),
+    be_user: world.switches.has('audits_caller_user') ? recordedBeUser(caller.beUser) : 0,
     tool_name: '',
     agentrun_uid: caller.runUid,
     guardrail: '',

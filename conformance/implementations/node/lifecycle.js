@@ -45,8 +45,9 @@ function resolveForComposition(world, requested, switches) {
 // skills by name (C165.6) until ADR-175 gives them the existing lookup in the caller's order.
 function resolveOnResume(world, state, switches) {
   if (!switches.has('regates_on_resume')) return { snippets: [], skills: [] };
-  const snippetUids = readSuspendedUids(state, 'forced_snippet_uids');
-  const skillUids = readSuspendedUids(state, 'forced_skill_uids');
+  const objectValues = switches.has('suspended_object_values');
+  const snippetUids = readSuspendedUids(state, 'forced_snippet_uids', objectValues);
+  const skillUids = readSuspendedUids(state, 'forced_skill_uids', objectValues);
   return {
     snippets: switches.has('resume_snippet_lookup')
       ? lookupExisting(world.snippets, snippetUids)

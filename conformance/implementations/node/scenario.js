@@ -21,6 +21,7 @@ function uidsOf(forced) {
 class Story {
   constructor(document, switches) {
     this.world = new World(isObject(document.world) ? document.world : {});
+    this.world.switches = switches;
     this.switches = switches;
     this.runs = new Map();
   }
@@ -45,11 +46,17 @@ class Story {
     return dropped.length > 0 ? { ...result, dropped } : result;
   }
 
+  // C164.6: the playground's uids; under nr-llm a number beyond 64 bits wraps.
+  requestedUids(step) {
+    const wrap = this.switches.has('request_numbers_wrap');
+    return { snippets: readRequestUids(step.forced_snippets, wrap), skills: readRequestUids(step.forced_skills, wrap) };
+  }
+
   // The playground send: C164.6 uids, composition lookups, the gate unless it is a dry run (C164.5).
   send(step, where) {
     const configuration = this.world.liveConfiguration(step.configuration, `${where}.configuration`);
     const caller = { servingModel: this.servingModel(step, where), beUser: step.be_user, runUid: integral(step.run_uid ?? 0) };
-    const requested = { snippets: readRequestUids(step.forced_snippets), skills: readRequestUids(step.forced_skills) };
+    const requested = this.requestedUids(step);
     const arrived = lifecycle.resolveForComposition(this.world, requested, this.switches);
     const result = step.dry_run === true ? dryRunResult() : decideSend(this.world, configuration, this.gatedSources(configuration, arrived), caller);
     return this.withDropped({ op: 'send', ...result }, requested, arrived, this.switches.has('playground_records_dropped'));
@@ -58,7 +65,7 @@ class Story {
   // C144.16: the readout lists every source a send with this forced set would inject.
   readout(step, where) {
     const configuration = this.world.liveConfiguration(step.configuration, `${where}.configuration`);
-    const requested = { snippets: readRequestUids(step.forced_snippets), skills: readRequestUids(step.forced_skills) };
+    const requested = this.requestedUids(step);
     const arrived = lifecycle.resolveForComposition(this.world, requested, this.switches);
     return { op: 'readout', ...readoutResult(listSources(configuration, this.world, arrived)) };
   }

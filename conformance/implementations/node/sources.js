@@ -51,24 +51,31 @@ function hasTag(snippet, tag) {
   return String(field(snippet, 'tags', '')).split(',').some((own) => asciiLower(phpTrim(own)) === tag);
 }
 
-function bySortingThenName(a, b) {
-  return field(a, 'sorting', 0) - field(b, 'sorting', 0) || compareCodePoints(String(field(a, 'name', '')), String(field(b, 'name', '')));
+// C144.19: a string as the installation's collation compares it.
+function collated(text, collation) {
+  return collation === 'case-insensitive' ? asciiLower(text) : text;
 }
 
-// C144.4: the active, undeleted snippets holding one tag, by sorting then name; an empty tag selects nothing.
-function lookupActiveByTag(snippets, tag) {
+function bySortingThenName(collation) {
+  const name = (record) => collated(String(field(record, 'name', '')), collation);
+  return (a, b) => field(a, 'sorting', 0) - field(b, 'sorting', 0) || compareCodePoints(name(a), name(b));
+}
+
+// C144.4, C144.19: the active, undeleted snippets holding one tag, by sorting then name under the
+// installation's collation (equal ones in the world's order); an empty tag selects nothing.
+function lookupActiveByTag(snippets, tag, collation) {
   if (tag === '') return [];
   const holding = snippets.filter((snippet) => field(snippet, 'active', true) && !isDeleted(snippet) && hasTag(snippet, tag));
-  return holding.sort(bySortingThenName);
+  return holding.sort(bySortingThenName(collation));
 }
 
 // C144.5: hidden snippets never enter the selection, and a record reached through several
 // tags is kept once, keyed by its trimmed, lowercased identifier, or its uid without one.
-function selectedSnippets(configuration, snippets) {
+function selectedSnippets(configuration, snippets, collation) {
   const seen = new Set();
   const selected = [];
   for (const tag of snippetTagList(configuration)) {
-    for (const snippet of lookupActiveByTag(snippets, tag)) {
+    for (const snippet of lookupActiveByTag(snippets, tag, collation)) {
       const identifier = asciiLower(phpTrim(String(field(snippet, 'identifier', ''))));
       const key = identifier !== '' ? `identifier:${identifier}` : `uid:${snippet.uid}`;
       if (field(snippet, 'hidden', false) || seen.has(key)) continue;
@@ -79,10 +86,12 @@ function selectedSnippets(configuration, snippets) {
   return selected;
 }
 
-// C144.7: every undeleted skill the relation holds, in the relation's order, enabled or not, hidden or not.
-function attachedSkills(configuration, skills) {
-  const related = field(configuration, 'skills', []);
-  return (Array.isArray(related) ? related : [])
+// C144.7: every undeleted skill the relation holds, in the relation's order, enabled or not, hidden or not;
+// under nr-llm a skill related twice is listed once, at its first place.
+function attachedSkills(configuration, skills, once) {
+  const stored = field(configuration, 'skills', []);
+  const related = Array.isArray(stored) ? stored : [];
+  return (once ? [...new Set(related)] : related)
     .map((uid) => skills.find((skill) => skill.uid === uid))
     .filter((skill) => skill !== undefined && !isDeleted(skill));
 }
@@ -91,8 +100,8 @@ function attachedSkills(configuration, skills) {
 function configurationSources(configuration, world) {
   return [
     ...systemPromptSource(configuration),
-    ...selectedSnippets(configuration, world.snippets).map(snippetSource),
-    ...attachedSkills(configuration, world.skills).map(skillSource),
+    ...selectedSnippets(configuration, world.snippets, world.collation).map(snippetSource),
+    ...attachedSkills(configuration, world.skills, world.switches.has('attached_skills_once')).map(skillSource),
   ];
 }
 
@@ -110,4 +119,4 @@ function listSources(configuration, world, forced) {
   return listed;
 }
 
-module.exports = { configurationSources, listSources };
+module.exports = { configurationSources, listSources, collated };

@@ -71,6 +71,9 @@ class World {
     this.configurations = copy('configurations');
     this.snippets = copy('snippets');
     this.skills = copy('skills');
+    // C144.19: how the installation's database compares and orders strings.
+    this.collation = document.collation === 'case-insensitive' ? 'case-insensitive' : 'case-sensitive';
+    this.switches = new Set();
     this.hasEnforcement = Object.hasOwn(document, 'enforcement');
     this.enforcement = document.enforcement;
   }

@@ -1,0 +1,145 @@
+"""What the rule texts now say outright an implementer must know, each held against the model by the rule id that states it."""
+
+from __future__ import annotations
+
+import pytest
+
+from gateproof.model.scenario import ScenarioError, read_scenario
+from support import results, scenario, send, skill, snippet, world
+
+
+@pytest.mark.rule("S001.7")
+def test_a_record_that_leaves_every_field_out_is_read_with_the_stated_defaults():
+    bare = {"configurations": [{"identifier": "c", "snippet_tags": "t"}], "snippets": [{"uid": 1}], "skills": [{"uid": 1}]}
+    # Active by default, so the snippet's tags ('') hold no "t": the tag selection is empty; an undeclared skill is not attached.
+    assert results(bare, {"op": "classify", "configuration": "c"})[0] == {"op": "classify", "sources": [], "effective": None, "effective_source": ""}
+    # Forced, the default snippet is active and undeleted, so the enabled-only lookup finds it; its name is its empty identifier's stand-in ''.
+    readout = results(bare, {"op": "readout", "configuration": "c", "forced_snippets": [1], "forced_skills": [1]})[0]
+    assert readout["sources"] == [{"source": 'snippet ""', "data_class": None}, {"source": 'skill ""', "data_class": None}]
+
+
+@pytest.mark.rule("S001.7")
+def test_a_step_that_leaves_its_fields_out_takes_the_stated_defaults():
+    stored = world(snippets=[snippet(1, "secretAdjacent")])
+    steps = [{"op": "queue", "run": "r", "configuration": "c", "forced_snippets": [1]}, {"op": "dequeue", "run": "r"},
+             {"op": "suspend", "run": "r"}, {"op": "resume", "run": "r"}]
+    queued, dequeued, suspended, resumed = results(stored, *steps)
+    # No uid and no user on the queue: the refusal's audit names run 0 and user 0; no reason: approval; no with_input: false.
+    assert (dequeued["audit"][0]["agentrun_uid"], dequeued["audit"][0]["be_user"]) == (0, 0)
+    assert suspended == {"op": "suspend", "run": "r", "ended": "refused"} and resumed["with_input"] is False
+    fresh = results(world(), {"op": "queue", "run": "r", "configuration": "c"}, {"op": "dequeue", "run": "r"}, {"op": "suspend", "run": "r"})
+    assert fresh[2]["reason"] == "approval" and fresh[2]["state"] == {"forced_snippet_uids": [], "forced_skill_uids": []}
+
+
+@pytest.mark.rule("S001.8", "C179.1")
+def test_a_result_carries_the_optional_keys_exactly_where_the_text_says():
+    stored = world(configuration={"identifier": "c"}, snippets=[snippet(1, "publicContent")])
+    steps = [
+        {"op": "queue", "run": "r", "configuration": "c", "forced_snippets": [1, 2]},
+        {"op": "dequeue", "run": "r"},
+        {"op": "suspend", "run": "r"},
+        {"op": "resume", "run": "r", "with_input": True},
+        {"op": "send", "configuration": "c", "forced_snippets": [1]},
+        {"op": "update", "kind": "snippet", "uid": 1, "set": {"name": "n"}},
+        {"op": "set_enforcement", "unset": True},
+    ]
+    queue, dequeue, suspend, resume, sent, update, switch = results(stored, *steps)
+    decision_keys = {"decision", "declared_class", "source", "zone", "ceiling", "enforcing", "sent", "message", "exception", "audit"}
+    assert set(queue) == {"op", "run"}
+    # Uid 2 names nothing, so the dequeue records it as gone; the send drops nothing, so it carries no dropped key.
+    assert set(dequeue) == decision_keys | {"op", "run", "forced_snippets", "forced_skills", "dropped"}
+    assert set(suspend) == {"op", "run", "reason", "state"}
+    assert set(resume) == decision_keys | {"op", "run", "forced_snippets", "forced_skills", "with_input"}
+    assert set(sent) == decision_keys | {"op"}
+    assert set(update) == {"op", "kind"} and set(switch) == {"op"}
+
+
+@pytest.mark.rule("C164.5", "C179.2")
+def test_a_dry_run_writes_no_audit_but_records_what_was_dropped():
+    stored = world(snippets=[snippet(1, "secretAdjacent", active=False)])
+    result = send(stored, forced_snippets=[1], dry_run=True)
+    assert (result["decision"], result["audit"]) == ("dry_run", [])
+    assert result["dropped"] == [{"kind": "snippet", "uid": 1, "reason": "deactivated"}]
+
+
+@pytest.mark.rule("S001.3")
+def test_the_order_of_a_runs_steps_is_checked_as_written_whatever_the_run_ends_as():
+    dry = [{"op": "queue", "run": "r", "configuration": "c", "dry_run": True}, {"op": "dequeue", "run": "r"}]
+    with pytest.raises(ScenarioError, match="run"):
+        read_scenario(scenario(world(), *dry, {"op": "resume", "run": "r"}))
+    suspend, resume = results(world(), *dry, {"op": "suspend", "run": "r"}, {"op": "resume", "run": "r"})[2:]
+    assert suspend["ended"] == resume["ended"] == "dry run"
+
+
+@pytest.mark.rule("S001.3", "C165.3")
+def test_a_resume_whose_configuration_was_deleted_while_the_run_waited_ends_gone():
+    steps = [{"op": "queue", "run": "r", "configuration": "c"}, {"op": "dequeue", "run": "r"}, {"op": "suspend", "run": "r"},
+             {"op": "delete", "kind": "configuration", "identifier": "c"}, {"op": "resume", "run": "r"}]
+    assert results(world(), *steps)[4] == {"op": "resume", "run": "r", "ended": "gone", "with_input": False}
+
+
+@pytest.mark.rule("S001.1")
+@pytest.mark.parametrize("op", ["send", "readout", "classify", "queue"])
+def test_a_step_naming_a_deleted_configuration_is_invalid_input(op):
+    step = {"op": op, "configuration": "c", **({"run": "r"} if op == "queue" else {})}
+    with pytest.raises(ScenarioError, match="configuration"):
+        read_scenario(scenario(world(configuration={"deleted": True}), step))
+    deletion = {"op": "delete", "kind": "configuration", "identifier": "c"}
+    if op == "queue":
+        assert results(world(), deletion, step, {"op": "dequeue", "run": "r"})[2] == {"op": "dequeue", "run": "r", "ended": "gone"}
+    else:
+        with pytest.raises(ScenarioError, match="deleted by an earlier step"):
+            results(world(), deletion, step)
+
+
+@pytest.mark.rule("C144.13", "C144.8")
+def test_the_stand_in_for_an_empty_source_name_is_never_reached_by_a_listed_source():
+    stored = world(snippets=[snippet(1, "secretAdjacent", identifier="", name="")], skills=[skill(1, "secretAdjacent", name="")])
+    for forced in ({"forced_snippets": [1]}, {"forced_skills": [1]}):
+        refused = send(stored, **forced)
+        assert refused["source"] in ('snippet ""', 'skill ""') and "the injected context" not in refused["exception"]
+
+
+@pytest.mark.rule("C094.10", "C094.9")
+def test_a_normalised_fallback_entry_is_compared_exactly_with_the_stored_identifier():
+    # The entry " Other " becomes "other"; stored as "Other" or " other" it is not found, so the chain adds externalGlobal.
+    for stored_identifier, zone in (("other", "local"), ("Other", "externalGlobal"), (" other", "externalGlobal")):
+        other = {"identifier": stored_identifier, "model": "m"}
+        stored = world(zone="local", configuration={"fallbacks": [" Other "]}, extra_configurations=[other], snippets=[snippet(1, "secretAdjacent")])
+        assert send(stored, forced_snippets=[1])["zone"] == zone
+
+
+@pytest.mark.rule("C144.4")
+def test_snippets_of_equal_sorting_and_name_keep_the_worlds_order():
+    # Both editorContent: the later in the list names the tie (C144.9), so the world's order decides.
+    records = [snippet(7, "editorContent", identifier="seven", name="n", tags="t"), snippet(3, "editorContent", identifier="three", name="n", tags="t")]
+    stored = world(zone="local", configuration={"snippet_tags": "t"}, snippets=records)
+    assert send(stored)["source"] == 'snippet "three"'
+    assert send({**stored, "snippets": records[::-1]})["source"] == 'snippet "seven"'
+
+
+@pytest.mark.rule("C165.6")
+def test_before_adr_175_a_resume_orders_skills_by_name_then_uid():
+    # Skills 2 and 1 share the name "k" and the class: by uid, skill 2 comes last, so it names the tie whatever the stored order.
+    stored = world(zone="local", skills=[skill(2, "editorContent", name="k", text="two"), skill(1, "editorContent", name="k", text="one")])
+    steps = [{"op": "queue", "run": "r", "configuration": "c", "forced_skills": [2, 1]}, {"op": "dequeue", "run": "r"},
+             {"op": "suspend", "run": "r"}, {"op": "resume", "run": "r"}]
+    assert results(stored, *steps, rules="adr-166")[3]["forced_skills"] == [1, 2]
+
+
+@pytest.mark.rule("C144.14", "C149.2")
+def test_in_criteria_mode_the_audit_names_the_serving_models_provider_and_model():
+    served = {"identifier": "far", "zone": "externalGlobal"}
+    stored = world(zone="local", configuration={"selection_mode": "criteria"}, extra_providers=[served], snippets=[snippet(1, "secretAdjacent")])
+    audit = send(stored, forced_snippets=[1], serving_model="m-far")["audit"][0]
+    assert (audit["provider"], audit["model"]) == ("far", "m-far")
+    # Routing named none: the configuration's own relation is the primary model, local, which permits the send.
+    assert send(stored, forced_snippets=[1])["decision"] == "permitted"
+
+
+@pytest.mark.rule("C144.16", "C164.1")
+def test_before_adr_164_the_readout_shows_the_forced_set_that_the_send_does_not_gate():
+    stored = world(snippets=[snippet(1, "secretAdjacent")])
+    readout = results(stored, {"op": "readout", "configuration": "c", "forced_snippets": [1]}, rules="pre-164")[0]
+    assert readout["effective"] == "secretAdjacent"
+    assert send(stored, rules="pre-164", forced_snippets=[1])["decision"] == "undeclared"

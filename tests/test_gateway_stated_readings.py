@@ -1,0 +1,56 @@
+"""What the gateway rule texts now say outright, each held against the model by the rule id that states it."""
+
+from __future__ import annotations
+
+import pytest
+from gateway_helpers import ATTACK, EXPORT, LAB_WORLD, call, results
+
+NEXT = "lab-001+next"
+APPROVAL = {"id": "ap-1", "tool": "export_case", "arguments": ATTACK, "user": "ana", "expires_at": 100}
+
+
+@pytest.mark.rule("G001.5")
+def test_an_argument_value_is_measured_in_code_points():
+    astral = "\U0001F600"  # one code point, two UTF-16 units, four UTF-8 bytes
+    at_limit, over = (results(call("read_case", {"case_id": astral * n}))[0] for n in (128, 129))
+    # 128 code points is a well-formed identifier naming no case; 129 is malformed, though 128 of them are 512 bytes.
+    assert at_limit["reason"] == "case_not_found" and over["reason"] == "malformed_input"
+
+
+@pytest.mark.rule("G001.15")
+def test_the_audit_names_a_stored_case_and_a_configured_destination_on_every_call_shape_refusals_included():
+    read, = results(call("read_case", {"case_id": "CASE-1", "destination_id": "review-queue"}))
+    assert read["reason"] == "extra_arguments"
+    assert (read["audit"]["case_id"], read["audit"]["destination_id"]) == ("CASE-1", "review-queue")
+    unknown, = results(call("delete_case", {"case_id": "CASE-1", "destination_id": "nowhere"}))
+    assert unknown["reason"] == "unknown_tool"
+    assert (unknown["audit"]["tool"], unknown["audit"]["case_id"], unknown["audit"]["destination_id"]) == (None, "CASE-1", None)
+
+
+@pytest.mark.rule("G002.1", "G002.6")
+def test_the_write_rechecks_an_approval_at_the_clock_the_before_write_changes_leave():
+    step = call("export_case", ATTACK, before_write=[{"op": "advance_clock", "seconds": 60}])
+    result, = results(step, rules=NEXT, approvals=[APPROVAL], clock=50)
+    # At the check the clock is 50 and the approval runs to 100; at the write it is 110.
+    assert (result["decision"], result["reason"], result["stage"]) == ("deny", "approval_expired", "write")
+
+
+@pytest.mark.rule("G002.1")
+def test_the_write_recheck_reports_the_first_failing_condition_in_precedence_order():
+    changes = [{"op": "reassign_case", "case_id": "CASE-1", "assignees": []}, {"op": "revoke_session", "session": "ana"}]
+    result, = results(call("export_case", EXPORT, before_write=changes), rules=NEXT)
+    assert (result["reason"], result["stage"]) == ("session_invalid", "write")
+
+
+@pytest.mark.rule("G002.1")
+def test_a_read_is_never_rechecked_at_a_write():
+    result, = results(call("read_case", {"case_id": "CASE-1"}, before_write=[{"op": "revoke_session", "session": "ana"}]), rules=NEXT)
+    assert (result["decision"], result["stage"]) == ("allow", "check")
+
+
+@pytest.mark.rule("G002.3")
+def test_another_session_of_the_same_user_is_another_action_for_a_key():
+    sessions = [*LAB_WORLD["sessions"], {"id": "ana-2", "user": "ana", "tenant": "acme", "roles": ["support"]}]
+    first, second = results(call("export_case", EXPORT, idempotency_key="k"), call("export_case", EXPORT, session="ana-2", idempotency_key="k"),
+                            rules=NEXT, sessions=sessions)
+    assert first["decision"] == "allow" and second["reason"] == "idempotency_conflict"
