@@ -1,6 +1,6 @@
 """The mutants of the model: every site of every module, each with an id that survives edits elsewhere.
 
-An id is ``model/fold.py:with_stricter:LtE->Lt#1``: the file, the function or
+An id is ``model/lattice.py:takes_over:LtE->Lt#1``: the file, the function or
 class it sits in, the operator, and which of that operator's sites in that
 scope it is, counted from the top. Editing another function, or adding lines
 above, leaves it naming the same change; an equivalence entry also keeps the
