@@ -26,6 +26,7 @@ LAZY_COMMANDS = {
     "diff": "gateproof.conformance.cli_diff",
     "verify": "gateproof.conformance.cli_verify",
     "corpus": "gateproof.conformance.cli_corpus",
+    "report": "gateproof.conformance.cli_report",
 }
 
 

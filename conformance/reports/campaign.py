@@ -1,0 +1,72 @@
+"""A campaign as every report format reads it: the header, the implementations' tallies, and whether it ran to its end."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from attrs import frozen
+
+from ..harness.results import Tally
+from .results_log import read_results
+
+INCOMPLETE = "incomplete: the campaign was cut short before its end record; what it found up to then is shown"
+
+
+@frozen
+class Campaign:
+    """What ``results.jsonl`` holds, read back: its first record, each implementation's tally, its last record if written."""
+
+    path: Path
+    record: dict
+    tallies: tuple[Tally, ...]
+    end: dict | None
+
+    @property
+    def complete(self) -> bool:
+        return self.end is not None
+
+    @property
+    def version(self) -> str:
+        return str(self.record.get("gateproof", "unknown"))
+
+    @property
+    def started(self) -> str:
+        return str(self.record.get("started", ""))
+
+    @property
+    def finished(self) -> str | None:
+        return self.end.get("finished") if self.end else None
+
+    @property
+    def seconds(self) -> float | None:
+        """The whole campaign's duration in seconds; None when it was cut short."""
+        if self.end and isinstance(self.end.get("seconds"), (int, float)):
+            return float(self.end["seconds"])
+        return None
+
+    @property
+    def settings(self) -> dict:
+        return self.record.get("settings") or {}
+
+    def settings_lines(self) -> list[tuple[str, str]]:
+        """The settings as (name, value) for a reader: lists joined, an implementation as the verify options naming it."""
+        shown = []
+        for key, value in self.settings.items():
+            if key == "implementations" and isinstance(value, list):
+                value = ", ".join(shlex.join(map(str, naming)) for naming in value)
+            elif isinstance(value, list):
+                value = ", ".join(map(str, value))
+            elif value is None:
+                value = "all"
+            shown.append((key, str(value)))
+        return shown
+
+    def report_command(self, report_format: str, output: str) -> str:
+        """The command that renders this campaign again in another format, as a person types it."""
+        return shlex.join(["gateproof", "report", str(self.path), "--format", report_format, "--output", output])
+
+
+def read_campaign(path: Path) -> Campaign:
+    record, tallies, end = read_results(path)
+    return Campaign(path, record, tuple(tallies), end)
