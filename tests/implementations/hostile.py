@@ -14,6 +14,8 @@ from fake import right, serve
 
 HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(2)> | a | b | ``` fence ``` ~~~ [bold]loud[/bold] [/path] \x07\x1b[31m\x00\x0b"
 NAME = f"hostile {HOSTILE}"
+#: A message of several lines, one of them a bare fence that would close a code block of three backticks.
+ERRORED = f"errored {HOSTILE}\n```\n<script>alert(3)</script>\n</details>"
 
 
 def answer(seq: int, scenario: dict) -> list:
@@ -25,7 +27,7 @@ def answer(seq: int, scenario: dict) -> list:
         reply["outcome"]["scenario"] = HOSTILE
         return [reply]
     if choice == 1:
-        return [{"seq": seq, "errored": {"message": f"errored {HOSTILE}", "context": {"traceback": f"Traceback {HOSTILE}\n  line 2"}}}]
+        return [{"seq": seq, "errored": {"message": ERRORED, "context": {"traceback": f"Traceback {HOSTILE}\n  line 2"}}}]
     if choice == 2:
         return [{"seq": seq, "skipped": {"message": f"skipped {HOSTILE}"}}]
     if choice == 3 and scenario.get("id", "").startswith("gw.cross-tenant"):
