@@ -28,7 +28,7 @@ from .summary import matrix, summary_rows
 from .terminal import distinct_first
 
 TEMPLATE = "report.html.j2"
-VERDICT_CLASS = {"conformant": "ok", "caught": "caught", "NOT CONFORMANT": "bad", "MISSED": "bad", "unavailable": "na"}
+VERDICT_CLASS = {"conformant": "ok", "caught": "caught", "NOT CONFORMANT": "bad", "MISSED": "bad", "nothing decided": "bad", "unavailable": "na"}
 
 
 def _finalize(value):
