@@ -86,4 +86,4 @@ def test_the_command_the_markdown_report_prints_runs_as_printed(tmp_path):
     [command] = {line for line in markdown.splitlines() if line.startswith("gateproof report ")}
     done = subprocess.run([GATEPROOF, *shlex.split(command)[1:]], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert markdown.count("<b>my-gateway</b>") == 1 and (tmp_path / "report.html").read_text().count("<details>") >= 9
+    assert markdown.count("<b>my-gateway</b>") == 1 and (tmp_path / "campaign" / "report.html").read_text().count("<details>") >= 9

@@ -126,7 +126,7 @@ def test_the_markdown_report_stays_under_the_limit_and_says_how_many_more_and_wh
     text = render_results(results, "markdown")
     assert len(text) < PR_COMMENT
     assert "35 more disagreements of this implementation, every one in the HTML report:" in text
-    assert f"gateproof report {results} --format html --output report.html" in text
+    assert f"gateproof report {results} --format html --output {results.parent / 'report.html'}" in text
 
 
 def test_the_junit_report_has_times_and_no_failure_for_a_run_that_met_every_expectation(builtin_all):

@@ -62,9 +62,9 @@ class Campaign:
             shown.append((key, str(value)))
         return shown
 
-    def report_command(self, report_format: str, output: str) -> str:
-        """The command that renders this campaign again in another format, as a person types it."""
-        return shlex.join(["gateproof", "report", str(self.path), "--format", report_format, "--output", output])
+    def report_command(self, report_format: str, file_name: str) -> str:
+        """The command that renders this campaign again in another format beside its results, as a person types it."""
+        return shlex.join(["gateproof", "report", str(self.path), "--format", report_format, "--output", str(self.path.parent / file_name)])
 
 
 def read_campaign(path: Path) -> Campaign:
