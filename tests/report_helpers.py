@@ -31,6 +31,18 @@ def schema(name: str) -> dict:
     return json.loads((SCHEMAS / name).read_text())
 
 
+def invalid_records(results: Path) -> list[str]:
+    """Each line of ``results`` that breaks the results-record schema, with why; and every record kind present must be known."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(schema("results-record.schema.json"))
+    wrong = []
+    for number, line in enumerate(results.read_text().splitlines(), 1):
+        errors = list(validator.iter_errors(json.loads(line)))
+        wrong += [f"line {number}: {errors[0].message}"] if errors else []
+    return wrong
+
+
 def verify(*arguments: str):
     return CliRunner().invoke(main, ["verify", *arguments], catch_exceptions=False)
 

@@ -16,7 +16,7 @@ from markdown_it import MarkdownIt
 from gateproof.conformance.reports.render import render_results
 
 from harness_helpers import fake
-from report_helpers import Page, schema, verify
+from report_helpers import Page, invalid_records, schema, verify
 
 sys.path.insert(0, str(fake("hostile")[1].rsplit("/", 1)[0]))
 from hostile import ERRORED, HOSTILE, NAME  # noqa: E402  (the fake's own strings, not a copy of them)
@@ -36,6 +36,10 @@ def hostile(tmp_path_factory):
     statuses = {json.loads(line).get("status") for line in (out / "results.jsonl").read_text().splitlines()}
     assert {"failed", "errored", "skipped", "passed"} <= statuses
     return out / "results.jsonl"
+
+
+def test_every_record_written_of_a_hostile_implementation_is_valid(hostile):
+    assert invalid_records(hostile) == []
 
 
 def test_the_html_report_holds_hostile_text_as_text(hostile):

@@ -14,7 +14,7 @@ INCOMPLETE = "incomplete: the campaign was cut short before its end record; what
 
 
 @frozen
-class Campaign:
+class RecordedCampaign:
     """What ``results.jsonl`` holds, read back: its first record, each implementation's tally, its last record if written."""
 
     path: Path
@@ -67,6 +67,6 @@ class Campaign:
         return shlex.join(["gateproof", "report", str(self.path), "--format", report_format, "--output", str(self.path.parent / file_name)])
 
 
-def read_campaign(path: Path) -> Campaign:
+def read_campaign(path: Path) -> RecordedCampaign:
     record, tallies, end = read_results(path)
-    return Campaign(path, record, tuple(tallies), end)
+    return RecordedCampaign(path, record, tuple(tallies), end)

@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from ..harness.expectations import CAUGHT
 from ..harness.results import FAILING, STATUSES, Tally
-from .campaign import INCOMPLETE, Campaign
+from .campaign import INCOMPLETE, RecordedCampaign
 from .cases import anchor, case_of, context_lines, json_text, rule_title
 from .escape import visible
 from .summary import matrix, summary_rows
@@ -97,7 +97,7 @@ def error_groups(tally: Tally) -> list[dict]:
     return [{"reason": reason, "count": len(found), "example": found[0], "context": context_lines(found[0])} for reason, found in groups.items()]
 
 
-def html_report(campaign: Campaign) -> str:
+def html_report(campaign: RecordedCampaign) -> str:
     tallies = list(campaign.tallies)
     families, cells = matrix(tallies)
     implementations = []

@@ -6,7 +6,7 @@ import json
 
 from ..harness.difference import differences
 from ..harness.results import Tally, Verdict
-from .campaign import Campaign
+from .campaign import RecordedCampaign
 from .summary import matrix, summary_rows
 
 FORMAT_VERSION = 2
@@ -28,7 +28,7 @@ def implementation_document(row: dict, tally: Tally) -> dict:
     }
 
 
-def json_report(campaign: Campaign) -> str:
+def json_report(campaign: RecordedCampaign) -> str:
     tallies = list(campaign.tallies)
     families, cells = matrix(tallies)
     document = {

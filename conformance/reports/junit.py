@@ -16,7 +16,7 @@ from xml.etree import ElementTree
 
 from ..harness.expectations import CAUGHT, is_met, verdict_text
 from ..harness.results import Tally, Verdict
-from .campaign import INCOMPLETE, Campaign
+from .campaign import INCOMPLETE, RecordedCampaign
 from .cases import case_of, json_text
 from .escape import visible
 
@@ -78,7 +78,7 @@ def _counts(suite: ElementTree.Element) -> dict[str, int]:
             "errors": sum(c.find("error") is not None for c in cases), "skipped": sum(c.find("skipped") is not None for c in cases)}
 
 
-def junit_report(campaign: Campaign) -> str:
+def junit_report(campaign: RecordedCampaign) -> str:
     suites = ElementTree.Element("testsuites", name="gateproof verify")
     totals = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
     for tally in campaign.tallies:

@@ -16,7 +16,7 @@ import html
 
 from ..harness.expectations import CAUGHT, smallest_counterexample
 from ..harness.results import STATUSES, Tally, Verdict
-from .campaign import INCOMPLETE, Campaign
+from .campaign import INCOMPLETE, RecordedCampaign
 from .cases import case_of, json_text
 from .escape import fenced, markdown_inline, one_line
 from .summary import cell_text, matrix, summary_rows
@@ -68,16 +68,19 @@ def chosen(tally: Tally) -> list[Verdict]:
     return ([smallest] + [v for v in ordered if v is not smallest]) if smallest else ordered
 
 
-def header_lines(campaign: Campaign) -> list[str]:
+def header_lines(campaign: RecordedCampaign) -> list[str]:
     took = f"{campaign.seconds:.1f} s" if campaign.seconds is not None else "unfinished"
     lines = ["# gateproof verify", "", f"gateproof {markdown_inline(campaign.version)} · started {markdown_inline(campaign.started)} · {took}", ""]
     if not campaign.complete:
         lines += [f"> **{markdown_inline(INCOMPLETE)}**", ""]
     lines += [" · ".join(f"{markdown_inline(k)}: {markdown_inline(v)}" for k, v in campaign.settings_lines()), ""]
-    columns = ["implementation", "expected", "verdict", *STATUSES, "passing", "seconds", "counterexample"]
-    rows = [[*(row[c] for c in columns[:-2]), f"{tally.seconds:.1f}", row["counterexample"]]
-            for row, tally in zip(summary_rows(list(campaign.tallies)), campaign.tallies)]
-    return lines + table(columns, rows)
+    rows = summary_rows(list(campaign.tallies))
+    # Passed and failed always; a status no implementation has costs a column for nothing.
+    statuses = [s for s in STATUSES if s in ("passed", "failed") or any(row[s] for row in rows)]
+    columns = ["implementation", "expected", "verdict", *statuses, "passing", "seconds", "counterexample"]
+    cells = [[row["implementation"], row["expected"], row["verdict"], *(row[s] or "-" for s in statuses), row["passing"], f"{tally.seconds:.1f}",
+              row["counterexample"]] for row, tally in zip(rows, campaign.tallies)]
+    return lines + table(columns, cells)
 
 
 def matrix_lines(tallies: list[Tally]) -> list[str]:
@@ -113,7 +116,7 @@ def implementation_block(tally: Tally, budget: int, more_command: str) -> list[s
     return lines if sum(map(len, lines)) + len(lines) <= budget else []
 
 
-def markdown_report(campaign: Campaign) -> str:
+def markdown_report(campaign: RecordedCampaign) -> str:
     tallies = list(campaign.tallies)
     lines = header_lines(campaign)
     grid = matrix_lines(tallies)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .campaign import Campaign, read_campaign
+from .campaign import RecordedCampaign, read_campaign
 
 FORMATS = ("json", "junit", "markdown", "html")
 FILE_NAMES = {"json": "report.json", "junit": "report.junit.xml", "markdown": "report.md", "html": "report.html"}
 
 
-def render(campaign: Campaign, report_format: str) -> str:
+def render(campaign: RecordedCampaign, report_format: str) -> str:
     if report_format == "json":
         from .json_report import json_report as renderer
     elif report_format == "junit":
