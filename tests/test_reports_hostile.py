@@ -46,7 +46,8 @@ def test_the_html_report_holds_hostile_text_as_text(hostile):
     text = render_results(hostile, "html")
     page = Page(text)
     assert not page.open and page.tags <= OWN_TAGS and not [a for a in page.attributes if a.startswith("on")]
-    assert not CONTROL.search(text)
+    assert not CONTROL.search(text) and "javascript:" not in text.replace("<b>homepage</b> javascript:alert(5)", "")
+    assert 'href="https://example.org/issues?q=&#34;&gt;&lt;script&gt;alert(6)&lt;/script&gt;"' in text
     shown = page.all_text
     visible = HOSTILE.replace("\x07", "\\u0007").replace("\x1b", "\\u001b").replace("\x00", "\\u0000").replace("\x0b", "\\u000b")
     assert f"hostile {visible}" in shown and f"errored {visible}" in shown and f"skipped {visible}" in shown

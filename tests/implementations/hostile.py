@@ -10,6 +10,7 @@ stdout. Which scenario gets which is fixed by its id, so every run is alike.
 import sys
 import zlib
 
+import fake
 from fake import right, serve
 
 HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(2)> | a | b | ``` fence ``` ~~~ [bold]loud[/bold] [/path] \x07\x1b[31m\x00\x0b"
@@ -35,4 +36,12 @@ def answer(seq: int, scenario: dict) -> list:
     return [right(seq, scenario)]
 
 
+def started(name: str) -> dict:
+    """The fake's start, with links a page must not follow: a script address, and an address carrying markup."""
+    message = STARTED(name)
+    message["started"].update(homepage="javascript:alert(5)", issues='https://example.org/issues?q="><script>alert(6)</script>')
+    return message
+
+
+STARTED, fake.started = fake.started, started
 serve(NAME, answer)
