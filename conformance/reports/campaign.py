@@ -58,7 +58,7 @@ class RecordedCampaign:
             elif isinstance(value, list):
                 value = ", ".join(map(str, value))
             elif value is None:
-                value = "all"
+                value = "all" if key == "rules" else "-"  # no rule version chosen: all of them
             shown.append((key, str(value)))
         return shown
 
