@@ -155,6 +155,8 @@ def test_a_campaign_cut_short_renders_what_it_found_marked_incomplete(tmp_path):
         handle.write(b'{"record": "verdict", "implementation": "my-gat')  # the line being written when it stopped
     for report_format in ("html", "markdown"):
         assert "incomplete" in render_results(results, report_format)
+    [error] = ElementTree.fromstring(render_results(results, "junit")).findall("testsuite/testcase/error")
+    assert error.get("type") == "incomplete"  # a CI shows that the campaign was not whole, beside the one failure it found
     document = json.loads(render_results(results, "json"))
     jsonschema.validate(document, schema("verify-report.schema.json"))
     assert document["complete"] is False and document["finished"] is None and document["implementations"][0]["failed"] == 1

@@ -5,7 +5,9 @@ implementation expected to conform gets a test case per verdict kept (a
 failure for each disagreement, an error for each errored run, a skip for
 each skipped or known one) and one for its passing generated scenarios. A
 mutant expected to be caught gets a passing test case for each disagreement
-that caught it, named for it, and one failure only when it was missed. Text
+that caught it, named for it, and one failure only when it was missed. A
+campaign cut short gets one error of its own, so a CI never takes a part
+for the whole. Text
 an implementation wrote is escaped, and characters XML 1.0 forbids are shown
 as ``\\uXXXX`` escapes, so the document is always well formed.
 """
@@ -98,6 +100,11 @@ def junit_report(campaign: RecordedCampaign) -> str:
                             ("complete", "yes" if campaign.complete else INCOMPLETE)):
             _element(properties, "property", name=name, value=value)
         suite.insert(0, properties)
+    if not campaign.complete:  # one error a CI shows: what follows is not the whole campaign
+        suite = _element(suites, "testsuite", name="campaign", tests=1, failures=0, errors=1, skipped=0, time="0.000", timestamp=campaign.started)
+        _element(_element(suite, "testcase", classname="campaign", name="complete"), "error", message=INCOMPLETE, type="incomplete")
+        totals["tests"] += 1
+        totals["errors"] += 1
     for key, count in totals.items():
         suites.set(key, str(count))
     seconds = campaign.seconds if campaign.seconds is not None else sum(t.seconds for t in campaign.tallies)
