@@ -8,7 +8,8 @@ from xml.etree import ElementTree
 import jsonschema
 import pytest
 
-from gateproof.conformance.reports.render import render_results
+from gateproof.conformance.reports.campaign import RecordedCampaign, read_campaign
+from gateproof.conformance.reports.render import render, render_results
 from gateproof.conformance.generation.reach_rules import ADR_DIR, ENTRY
 
 from report_helpers import Page, invalid_records, mutant, record, schema, tally, verdict_of, verify, wrong_export
@@ -160,3 +161,16 @@ def test_a_campaign_cut_short_renders_what_it_found_marked_incomplete(tmp_path):
     document = json.loads(render_results(results, "json"))
     jsonschema.validate(document, schema("verify-report.schema.json"))
     assert document["complete"] is False and document["finished"] is None and document["implementations"][0]["failed"] == 1
+
+
+def test_a_campaign_merged_from_shards_with_one_missing_is_marked_incomplete(one_wrong):
+    campaign = read_campaign(one_wrong)
+    merged = RecordedCampaign(campaign.path, {**campaign.record, "shards": {"of": 3, "present": [1, 3], "missing": [2]}},
+                              campaign.tallies, campaign.end)
+    for report_format in ("html", "markdown"):
+        assert "incomplete: shard 2/3 missing" in render(merged, report_format)
+    document = json.loads(render(merged, "json"))
+    jsonschema.validate(document, schema("verify-report.schema.json"))
+    assert document["complete"] is False and document["shards"]["missing"] == [2]
+    [error] = ElementTree.fromstring(render(merged, "junit")).findall("testsuite/testcase/error")
+    assert error.get("message").startswith("incomplete: shard 2/3 missing")

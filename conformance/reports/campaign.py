@@ -23,8 +23,22 @@ class RecordedCampaign:
     end: dict | None
 
     @property
+    def missing_shards(self) -> list[int]:
+        """The parts of a campaign run in shards (verify --shard I/N) whose results were not merged in."""
+        shards = self.record.get("shards")
+        return list(shards.get("missing", ())) if isinstance(shards, dict) else []
+
+    @property
     def complete(self) -> bool:
-        return self.end is not None
+        return self.end is not None and not self.missing_shards
+
+    @property
+    def incomplete_text(self) -> str:
+        """Why the report is not of a whole campaign: cut short, or parts of it missing."""
+        if self.missing_shards:
+            count = self.record["shards"].get("of", "?")
+            return f"incomplete: shard{'s' * (len(self.missing_shards) != 1)} {', '.join(f'{i}/{count}' for i in self.missing_shards)} missing; what the others found is shown"
+        return INCOMPLETE
 
     @property
     def version(self) -> str:

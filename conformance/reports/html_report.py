@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from ..harness.expectations import CAUGHT
 from ..harness.results import FAILING, STATUSES, Tally
-from .campaign import INCOMPLETE, RecordedCampaign
+from .campaign import RecordedCampaign
 from .cases import anchor, case_of, context_lines, json_text, rule_title
 from .escape import visible
 from .summary import matrix, summary_rows
@@ -118,7 +118,7 @@ def html_report(campaign: RecordedCampaign) -> str:
     for item in implementations:
         verdict_counts[item["row"]["verdict"]] += 1
     return _environment().get_template(TEMPLATE).render(
-        campaign=campaign, incomplete=INCOMPLETE, statuses=STATUSES, shown_statuses=shown_statuses, implementations=implementations, grid=grid,
+        campaign=campaign, incomplete=campaign.incomplete_text, statuses=STATUSES, shown_statuses=shown_statuses, implementations=implementations, grid=grid,
         verdict_counts=sorted(verdict_counts.items()), verdict_class=VERDICT_CLASS, status_class=status_class, caught=CAUGHT, context_lines=context_lines,
         report_commands=[campaign.report_command(f, name) for f, name in (("markdown", "report.md"), ("json", "report.json"))],
     )

@@ -37,4 +37,6 @@ def json_report(campaign: RecordedCampaign) -> str:
         "matrix": {"families": families, "cells": {f: {name: dict(counts) for name, counts in cells[f].items()} for f in families}},
         "implementations": [implementation_document(row, tally) for row, tally in zip(summary_rows(tallies), tallies)],
     }
+    if isinstance(campaign.record.get("shards"), dict):
+        document["shards"] = campaign.record["shards"]
     return json.dumps(document, indent=2) + "\n"

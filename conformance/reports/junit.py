@@ -18,7 +18,7 @@ from xml.etree import ElementTree
 
 from ..harness.expectations import CAUGHT, is_met, verdict_text
 from ..harness.results import Tally, Verdict
-from .campaign import INCOMPLETE, RecordedCampaign
+from .campaign import RecordedCampaign
 from .cases import case_of, json_text
 from .escape import visible
 
@@ -97,12 +97,12 @@ def junit_report(campaign: RecordedCampaign) -> str:
             totals[key] += count
         properties = ElementTree.Element("properties")
         for name, value in (("expected", tally.expected), ("verdict", verdict_text(tally, tally.expected)),
-                            ("complete", "yes" if campaign.complete else INCOMPLETE)):
+                            ("complete", "yes" if campaign.complete else campaign.incomplete_text)):
             _element(properties, "property", name=name, value=value)
         suite.insert(0, properties)
     if not campaign.complete:  # one error a CI shows: what follows is not the whole campaign
         suite = _element(suites, "testsuite", name="campaign", tests=1, failures=0, errors=1, skipped=0, time="0.000", timestamp=campaign.started)
-        _element(_element(suite, "testcase", classname="campaign", name="complete"), "error", message=INCOMPLETE, type="incomplete")
+        _element(_element(suite, "testcase", classname="campaign", name="complete"), "error", message=campaign.incomplete_text, type="incomplete")
         totals["tests"] += 1
         totals["errors"] += 1
     for key, count in totals.items():

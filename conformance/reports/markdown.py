@@ -16,7 +16,7 @@ import html
 
 from ..harness.expectations import CAUGHT, smallest_counterexample
 from ..harness.results import STATUSES, Tally, Verdict
-from .campaign import INCOMPLETE, RecordedCampaign
+from .campaign import RecordedCampaign
 from .cases import case_of, json_text
 from .escape import fenced, markdown_inline, one_line
 from .summary import cell_text, matrix, summary_rows
@@ -72,7 +72,7 @@ def header_lines(campaign: RecordedCampaign) -> list[str]:
     took = f"{campaign.seconds:.1f} s" if campaign.seconds is not None else "unfinished"
     lines = ["# gateproof verify", "", f"gateproof {markdown_inline(campaign.version)} · started {markdown_inline(campaign.started)} · {took}", ""]
     if not campaign.complete:
-        lines += [f"> **{markdown_inline(INCOMPLETE)}**", ""]
+        lines += [f"> **{markdown_inline(campaign.incomplete_text)}**", ""]
     lines += [" · ".join(f"{markdown_inline(k)}: {markdown_inline(v)}" for k, v in campaign.settings_lines()), ""]
     rows = summary_rows(list(campaign.tallies))
     # Passed and failed always; a status no implementation has costs a column for nothing.
