@@ -33,28 +33,29 @@ def check_output(output: str) -> Path | None:
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("results", type=click.Path(dir_okay=False))
+@click.argument("results", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--format", "report_format", type=click.Choice(FORMATS), required=True, help="The report to render.")
 @click.option("--output", "output", default="-", show_default=True, metavar="FILE",
-              help="The file to write, or - for standard output.")
-def report(results: str, report_format: str, output: str) -> None:
+              help="The one file to write, or - for standard output.")
+def report(results: tuple[str, ...], report_format: str, output: str) -> None:
     """Render a report of the campaign whose results.jsonl is RESULTS (written by gateproof verify, also while it runs).
 
-    The report goes to standard output unless --output names a file. A
-    campaign cut short is rendered with what it found, marked incomplete,
-    and the exit status is then 2; a file that is not a campaign's results
-    is refused with its line and field, exit status 2.
+    Several RESULTS are the results of one campaign's shards (verify --shard
+    I/N), merged into one report of the whole. The report goes to standard
+    output unless --output names a file. A campaign cut short, or a shard
+    missing, is rendered with what was found, marked incomplete, and the exit
+    status is then 2; a file that is not a campaign's results is refused with
+    its line and field, exit status 2.
     """
     target = check_output(output)
-    path = Path(results)
     from .reports.campaign import read_campaign
 
     try:
-        campaign = read_campaign(path)
+        campaign = read_campaign(*map(Path, results))
     except OSError as error:
-        fail(f"{results}: cannot read ({error.strerror})")
+        fail(f"{error.filename}: cannot read ({error.strerror})")
     except ResultsError as error:
-        fail(f"{results}: {error}")
+        fail(str(error))
     text = render(campaign, report_format)
     try:
         if target is None:
@@ -65,6 +66,6 @@ def report(results: str, report_format: str, output: str) -> None:
     except OSError as error:
         fail(f"--output {output}: cannot write ({error.strerror})")
     if not campaign.complete:
-        click.echo(f"gateproof: error: {results}: no end record: the campaign was cut short; the report shows what it found, marked incomplete",
-                   err=True)
+        said = "no end record: the campaign was cut short" if campaign.end is None else campaign.incomplete_text.split(";")[0]
+        click.echo(f"gateproof: error: {', '.join(results)}: {said}; the report shows what was found, marked incomplete", err=True)
         sys.exit(USAGE_ERROR)

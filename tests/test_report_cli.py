@@ -87,3 +87,15 @@ def test_the_command_the_markdown_report_prints_runs_as_printed(tmp_path):
     done = subprocess.run([GATEPROOF, *shlex.split(command)[1:]], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert markdown.count("<b>my-gateway</b>") == 1 and (tmp_path / "campaign" / "report.html").read_text().count("<details>") >= 9
+
+
+def test_several_results_that_are_not_the_shards_of_one_campaign_are_refused(results):
+    result = report(str(results), str(results), "--format", "json")
+    assert result.exit_code == 2 and result.output.startswith("gateproof: error: ") and "Traceback" not in result.output
+
+
+def test_a_bad_line_is_named_with_its_file(results, tmp_path):
+    bad = tmp_path / "other.jsonl"
+    bad.write_text('{"record": "end"}\n')
+    result = report(str(bad), "--format", "json")
+    assert result.exit_code == 2 and f"{bad}: line 1: $: " in result.output

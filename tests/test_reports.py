@@ -165,7 +165,7 @@ def test_a_campaign_cut_short_renders_what_it_found_marked_incomplete(tmp_path):
 
 def test_a_campaign_merged_from_shards_with_one_missing_is_marked_incomplete(one_wrong):
     campaign = read_campaign(one_wrong)
-    merged = RecordedCampaign(campaign.path, {**campaign.record, "shards": {"of": 3, "present": [1, 3], "missing": [2]}},
+    merged = RecordedCampaign(campaign.paths, {**campaign.record, "shards": {"of": 3, "present": [1, 3], "missing": [2]}},
                               campaign.tallies, campaign.end)
     for report_format in ("html", "markdown"):
         assert "incomplete: shard 2/3 missing" in render(merged, report_format)

@@ -8,16 +8,20 @@ from pathlib import Path
 from attrs import frozen
 
 from ..harness.results import Tally
-from .results_log import read_results
+from .results_log import ResultsError, read_results
 
 INCOMPLETE = "incomplete: the campaign was cut short before its end record; what it found up to then is shown"
 
 
 @frozen
 class RecordedCampaign:
-    """What ``results.jsonl`` holds, read back: its first record, each implementation's tally, its last record if written."""
+    """What ``results.jsonl`` holds, read back: its first record, each implementation's tally, its last record if written.
 
-    path: Path
+    ``paths`` are the files it was read from: one, or the results of each
+    shard of a campaign run in parts, merged.
+    """
+
+    paths: tuple[Path, ...]
     record: dict
     tallies: tuple[Tally, ...]
     end: dict | None
@@ -77,10 +81,29 @@ class RecordedCampaign:
         return shown
 
     def report_command(self, report_format: str, file_name: str) -> str:
-        """The command that renders this campaign again in another format beside its results, as a person types it."""
-        return shlex.join(["gateproof", "report", str(self.path), "--format", report_format, "--output", str(self.path.parent / file_name)])
+        """The command that renders this campaign again in another format, as a person types it: beside its results when one file."""
+        output = self.paths[0].parent / file_name if len(self.paths) == 1 else Path(file_name)
+        return shlex.join(["gateproof", "report", *map(str, self.paths), "--format", report_format, "--output", str(output)])
 
 
-def read_campaign(path: Path) -> RecordedCampaign:
-    record, tallies, end = read_results(path)
-    return RecordedCampaign(path, record, tuple(tallies), end)
+def read_campaign(*paths: Path) -> RecordedCampaign:
+    """The campaign in ``paths``: one results file, or the results of a campaign's shards merged into the whole.
+
+    Raises ``ResultsError`` naming the file and line that cannot be read, or
+    why several files are not the shards of one campaign.
+    """
+    parts = []
+    for path in paths:
+        try:
+            parts.append(read_results(path))
+        except ResultsError as error:
+            raise ResultsError(f"{path}: {error}") from None
+    if len(parts) == 1:
+        record, tallies, end = parts[0]
+    else:
+        try:
+            from .merge import merge
+        except ImportError:
+            raise ResultsError(f"{len(paths)} results files: merging the results of a campaign's shards is not part of this build") from None
+        record, tallies, end = merge(parts)
+    return RecordedCampaign(tuple(paths), record, tuple(tallies), end)
