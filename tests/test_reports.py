@@ -174,3 +174,13 @@ def test_a_campaign_merged_from_shards_with_one_missing_is_marked_incomplete(one
     assert document["complete"] is False and document["shards"]["missing"] == [2]
     [error] = ElementTree.fromstring(render(merged, "junit")).findall("testsuite/testcase/error")
     assert error.get("message").startswith("incomplete: shard 2/3 missing")
+
+
+def test_the_settings_read_as_a_person_gave_them(one_wrong):
+    campaign = read_campaign(one_wrong)
+    settings = {**campaign.record["settings"], "rules": None, "shard": [2, 4], "corpus": False, "timeout": None}
+    shown = dict(RecordedCampaign(campaign.paths, {**campaign.record, "settings": settings}, (), None).settings_lines())
+    assert (shown["rules"], shown["shard"], shown["corpus"], shown["timeout"]) == ("all", "2/4", "no", "-")
+    assert shown["implementations"] == "-- ./my-gateway"  # as verify's options named it
+    merged = dict(RecordedCampaign(campaign.paths, {**campaign.record, "settings": {**settings, "shard": None}}, (), None).settings_lines())
+    assert merged["shard"] == "the parts merged"

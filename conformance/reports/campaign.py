@@ -73,6 +73,10 @@ class RecordedCampaign:
         for key, value in self.settings.items():
             if key == "implementations" and isinstance(value, list):
                 value = ", ".join(shlex.join(map(str, naming)) for naming in value)
+            elif key == "shard":
+                value = "/".join(map(str, value)) if isinstance(value, list) else "the parts merged"
+            elif isinstance(value, bool):
+                value = "yes" if value else "no"
             elif isinstance(value, list):
                 value = ", ".join(map(str, value))
             elif value is None:
