@@ -1,4 +1,4 @@
-# The two commands of the README's quick start, the suite with every core busy, the benchmarks, how far the generators reach, and mutation testing of the model.
+# The two commands of the README's quick start, the suite with every core busy, the benchmarks, how far the generators reach, mutation testing of the model, and a picture of the HTML report.
 # Each target creates the virtual environment it needs on first use.
 
 PYTHON ?= python3
@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-loaded bench reach mutation clean
+.PHONY: demo test test-loaded bench reach mutation report-screenshot clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,5 +32,17 @@ reach: $(STAMP)
 mutation: $(STAMP)
 	$(BIN)/python -m gateproof.conformance.mutation
 
+# The HTML report of every built-in with 200 generated scenarios each, and a picture of it taken by headless Chromium.
+SHOT := gateproof-screenshot
+CHROMIUM ?= chromium
+report-screenshot: $(STAMP)
+	@command -v $(CHROMIUM) >/dev/null || { echo "report-screenshot needs Chromium: apt-get install chromium (or CHROMIUM=path)"; exit 2; }
+	$(BIN)/gateproof verify --builtin all --examples 200 --out $(SHOT) --quiet --report html || test $$? -eq 1
+	profile="$$(mktemp -d)"; $(CHROMIUM) --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync --user-data-dir="$$profile" \
+		--hide-scrollbars --window-size=1400,2000 --screenshot="$(CURDIR)/$(SHOT)/report.png" \
+		"file://$(CURDIR)/$(SHOT)/report.html" 2>/dev/null; status=$$?; rm -rf "$$profile"; exit $$status
+	@echo "$(SHOT)/report.png: the top of $(SHOT)/report.html"
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis gateproof-mutation
+	rm -rf $(VENV) .pytest_cache .hypothesis gateproof-mutation $(SHOT)

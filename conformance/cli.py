@@ -28,6 +28,7 @@ LAZY_COMMANDS = {
     "verify": "gateproof.conformance.cli_verify",
     "corpus": "gateproof.conformance.cli_corpus",
     "rules": "gateproof.conformance.cli_rules",
+    "report": "gateproof.conformance.cli_report",
 }
 
 

@@ -1,19 +1,34 @@
-"""Any report, rendered from a campaign's ``results.jsonl``: JSON, JUnit XML, Markdown or HTML."""
+"""Any report, rendered from a campaign's ``results.jsonl``: JSON, JUnit XML, Markdown or HTML.
+
+``gateproof verify --report FORMAT`` and ``gateproof report`` both render
+here, from the file alone, so a report costs no campaign of its own.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ..harness import reports
-from .results_log import read_results
+from .campaign import RecordedCampaign, read_campaign
 
-FORMATS = reports.FORMATS
+FORMATS = ("json", "junit", "markdown", "html")
 FILE_NAMES = {"json": "report.json", "junit": "report.junit.xml", "markdown": "report.md", "html": "report.html"}
 
 
+def render(campaign: RecordedCampaign, report_format: str) -> str:
+    if report_format == "json":
+        from .json_report import json_report as renderer
+    elif report_format == "junit":
+        from .junit import junit_report as renderer
+    elif report_format == "markdown":
+        from .markdown import markdown_report as renderer
+    else:
+        from .html_report import html_report as renderer
+    return renderer(campaign)
+
+
 def render_results(results: Path, report_format: str) -> str:
-    campaign, tallies, _ = read_results(results)
-    return reports.render(report_format, tallies, campaign["settings"])
+    """The report of the campaign in ``results`` (raises ``ResultsError`` naming the line when it cannot be read)."""
+    return render(read_campaign(results), report_format)
 
 
 def render_into(results: Path, report_format: str) -> Path:

@@ -19,11 +19,14 @@ when read. Rendering a report needs nothing but this file.
 from __future__ import annotations
 
 import time
+from functools import cache
 from collections import Counter
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+import jsonschema_rs
+import orjson
 
 from gateproof.model.scenario import ScenarioError
 
@@ -114,34 +117,62 @@ class ResultsError(Exception):
     """A results file that cannot be read as a campaign: which line, and what is wrong with it."""
 
 
+SCHEMA = Path(__file__).resolve().parent.parent / "schema" / "results-record.schema.json"
+
+
+@cache
+def _validator():
+    return jsonschema_rs.validator_for(orjson.loads(SCHEMA.read_bytes()))
+
+
+def _check(number: int, record: object) -> None:
+    """Raise :class:`ResultsError` naming the line and the field when ``record`` breaks the results-record schema."""
+    if _validator().is_valid(record):
+        return
+    error = next(_validator().iter_errors(record))
+    where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.instance_path)
+    problem = error.message if len(error.message) <= 160 else error.message[:157] + "..."
+    raise ResultsError(f"line {number}: {where}: {problem}")
+
+
 def read_results(path: Path) -> tuple[dict, list[Tally], dict | None]:
     """The campaign record, each implementation's tally in the order driven, and the end record (None when cut short).
 
-    Verdicts of an implementation whose campaign was cut short are kept under
-    a tally marked lost, so a partial file still renders what it found.
+    Every record is checked against ``results-record.schema.json``; only the
+    last line may be cut off mid-write, as a campaign stopped at that moment
+    leaves it. Verdicts of an implementation whose campaign was cut short are
+    kept under a tally marked lost, so a partial file still renders what it found.
     """
     campaign, end, tallies = None, None, []
     pending: dict[str, list[Verdict]] = {}
     with path.open("rb") as handle:
-        for number, line in enumerate(handle, 1):
-            try:
-                record = parse_json(line, repeats=None, limit=None)  # integers exact, a call's repeated keys kept
-            except ScenarioError:
-                continue  # the last line of a campaign stopped mid-write
-            kind = record.get("record") if isinstance(record, dict) else None
-            try:
-                if kind == "campaign":
-                    campaign = record
-                elif kind == "verdict":
-                    pending.setdefault(record["implementation"], []).append(verdict_of(record))
-                elif kind == "implementation":
-                    tallies.append(_tally_of(record, pending.pop(record["name"], [])))
-                elif kind == "end":
-                    end = record
-                else:
-                    raise ResultsError(f"line {number}: not a results record (no known 'record' field)")
-            except (KeyError, TypeError, ValueError) as error:
-                raise ResultsError(f"line {number}: a {kind} record that cannot be read ({type(error).__name__}: {error})") from None
+        lines = handle.read().split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    for number, line in enumerate(lines, 1):
+        try:
+            record = parse_json(line, repeats=None, limit=None)  # integers exact, a call's repeated keys kept
+        except ScenarioError:
+            if number == len(lines) and campaign is not None:
+                break  # the last line of a campaign stopped mid-write
+            raise ResultsError(f"line {number}: not a JSON record: not a results.jsonl written by gateproof verify") from None
+        _check(number, record)
+        kind = record["record"]
+        if (kind == "campaign") != (number == 1):
+            raise ResultsError(f"line {number}: $.record: the campaign record must be the first line, and only it")
+        if end is not None:
+            raise ResultsError(f"line {number}: a {kind} record after the end record")
+        try:
+            if kind == "campaign":
+                campaign = record
+            elif kind == "verdict":
+                pending.setdefault(record["implementation"], []).append(verdict_of(record))
+            elif kind == "implementation":
+                tallies.append(_tally_of(record, pending.pop(record["name"], [])))
+            else:
+                end = record
+        except (KeyError, TypeError, ValueError) as error:
+            raise ResultsError(f"line {number}: a {kind} record that cannot be read ({type(error).__name__}: {error})") from None
     if campaign is None:
         raise ResultsError("no campaign record: not a results.jsonl written by gateproof verify")
     for name, verdicts in pending.items():

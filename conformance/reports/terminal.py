@@ -19,7 +19,7 @@ from rich.text import Text
 
 from ..harness.difference import differences
 from ..harness.expectations import CAUGHT, CONFORMANT, scenario_size, smallest_counterexample
-from ..harness.reports import summary_rows
+from .summary import summary_rows
 from ..harness.results import Tally, Verdict
 from .failure import failure_lines
 

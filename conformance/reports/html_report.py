@@ -1,0 +1,124 @@
+"""The HTML report: one self-contained page, styled inline, every foreign string escaped by the template engine.
+
+The page carries the campaign's header (gateproof version, start, durations,
+settings), a summary with one row per implementation, the compliance matrix
+whose cells link to the cases of that family and implementation, and a
+section per implementation: who it is, its counts and durations, its errors
+by reason, and per family each case that did not simply pass as a collapsed
+``<details>``: the structured difference side by side (expected | actual per
+leaf path, absent shown as absent), the rule that decides each leaf with its
+title, the model's explanation of the step, and the commands that replay and
+explain it. Verdicts are told apart by colour and always by their words too.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from ..harness.expectations import CAUGHT
+from ..harness.results import FAILING, STATUSES, Tally
+from .campaign import RecordedCampaign
+from .cases import anchor, case_of, context_lines, json_text, rule_title
+from .escape import visible
+from .summary import matrix, summary_rows
+from .terminal import distinct_first
+
+TEMPLATE = "report.html.j2"
+VERDICT_CLASS = {"conformant": "ok", "caught": "caught", "NOT CONFORMANT": "bad", "MISSED": "bad", "NOTHING DECIDED": "bad", "unavailable": "na"}
+
+
+def _finalize(value):
+    """Every value the template prints: text shown with its control characters as escapes, markup left to the engine."""
+    if isinstance(value, Markup) or not isinstance(value, str):
+        return value
+    return visible(value)
+
+
+def _environment() -> Environment:
+    environment = Environment(loader=FileSystemLoader(Path(__file__).resolve().parent), autoescape=True, finalize=_finalize,
+                              undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    environment.filters.update(json_text=json_text, rule_title=rule_title)
+    return environment
+
+
+def status_class(status: str, expected: str) -> str:
+    """How a status is coloured: a disagreement is what a mutant should show, and what an implementation to conform must not."""
+    if status in FAILING:
+        return "caught" if expected == CAUGHT and status == "failed" else "bad"
+    return {"passed": "ok", "skipped": "skip", "known": "known"}.get(status, "")
+
+
+def cell_class(counts, expected: str) -> str:
+    if not counts:
+        return "empty"
+    worst = next((s for s in ("failed", "nondeterministic", "errored", "known", "passed", "skipped") if counts.get(s)), "skipped")
+    return status_class(worst, expected)
+
+
+def safe_link(url: object) -> str | None:
+    """A link an implementation gives, kept only when it is an http(s) address."""
+    return url if isinstance(url, str) and url.lower().startswith(("https://", "http://")) else None
+
+
+def family_blocks(tally: Tally, number: int, families: list[str]) -> list[dict]:
+    by_family = defaultdict(list)
+    for verdict in tally.verdicts:
+        by_family[verdict.family].append(verdict)
+    blocks = []
+    for index, family in enumerate(families):
+        verdicts = by_family.get(family, [])
+        unkept = {status: count for (f, status), count in tally.unkept.items() if f == family}
+        if not verdicts and not unkept:
+            continue
+        shown = [v for v in verdicts if v.status not in ("passed", "skipped")]
+        ordered = distinct_first([v for v in shown if v.disagreement is not None]) + [v for v in shown if v.disagreement is None]
+        skipped = defaultdict(list)
+        for verdict in verdicts:
+            if verdict.status == "skipped":
+                skipped[verdict.message].append(verdict.scenario_id)
+        blocks.append({
+            "family": family, "anchor": anchor("impl", number, "family", index, family),
+            "cases": [case_of(v) for v in ordered], "passed": [v.scenario_id for v in verdicts if v.status == "passed"],
+            "skipped": sorted(skipped.items()), "unkept": unkept,
+        })
+    return blocks
+
+
+def error_groups(tally: Tally) -> list[dict]:
+    """Each distinct reason a run errored, how often, one case it happened on, and that run's circumstances."""
+    groups: dict[str, list] = defaultdict(list)
+    for verdict in tally.verdicts:
+        if verdict.status == "errored":
+            groups[verdict.message].append(verdict)
+    return [{"reason": reason, "count": len(found), "example": found[0], "context": context_lines(found[0])} for reason, found in groups.items()]
+
+
+def html_report(campaign: RecordedCampaign) -> str:
+    tallies = list(campaign.tallies)
+    families, cells = matrix(tallies)
+    implementations = []
+    for number, (row, tally) in enumerate(zip(summary_rows(tallies), tallies)):
+        info = tally.info.body()["started"] if tally.info else None
+        implementations.append({
+            "row": row, "tally": tally, "anchor": anchor("impl", number, tally.name), "verdict_class": VERDICT_CLASS.get(row["verdict"], "bad"),
+            "info": info, "homepage": safe_link(info and info.get("homepage")), "issues": safe_link(info and info.get("issues")),
+            "families": family_blocks(tally, number, families), "errors": error_groups(tally),
+        })
+    grid = [{"family": family, "cells": [
+        {"lines": [f"{cells[family][t['tally'].name][s]} {s}" for s in STATUSES if cells[family].get(t["tally"].name, {}).get(s)] or ["-"],
+         "class": cell_class(cells[family].get(t["tally"].name), t["tally"].expected),
+         "href": next((f"#{b['anchor']}" for b in t["families"] if b["family"] == family), None)} for t in implementations]}
+        for family in families]
+    shown_statuses = [s for s in STATUSES if s in ("passed", "failed") or any(item["row"][s] for item in implementations)]
+    verdict_counts = defaultdict(int)
+    for item in implementations:
+        verdict_counts[item["row"]["verdict"]] += 1
+    return _environment().get_template(TEMPLATE).render(
+        campaign=campaign, incomplete=campaign.incomplete_text, statuses=STATUSES, shown_statuses=shown_statuses, implementations=implementations, grid=grid,
+        verdict_counts=sorted(verdict_counts.items()), verdict_class=VERDICT_CLASS, status_class=status_class, caught=CAUGHT, context_lines=context_lines,
+        report_commands=[campaign.report_command(f, name) for f, name in (("markdown", "report.md"), ("json", "report.json"))],
+    )

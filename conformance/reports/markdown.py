@@ -1,0 +1,140 @@
+"""The Markdown report: a summary that fits a pull-request comment (at most 65,536 characters), details collapsed.
+
+The summary table and the compliance matrix come first; then one collapsed
+``<details>`` block per implementation with something to read, holding its
+disagreements smallest and most distinct first, as many as the budget allows
+(a few per implementation expected to conform, one per mutant), each saying
+how many more there are and the command that renders them all as HTML.
+Foreign text is escaped for tables, headings and ``<summary>``; code blocks
+use a fence longer than any backtick run inside them, so no message can
+close one.
+"""
+
+from __future__ import annotations
+
+import html
+
+from ..harness.expectations import CAUGHT, smallest_counterexample
+from ..harness.results import STATUSES, Tally, Verdict
+from .campaign import RecordedCampaign
+from .cases import case_of, json_text
+from .escape import fenced, markdown_inline, one_line
+from .summary import cell_text, matrix, summary_rows
+from .terminal import distinct_first, errored_lines
+
+LIMIT = 60_000  # characters: below a pull-request comment's 65,536, with room for what a CI adds around it
+CASES = {"conformant": 5, CAUGHT: 1}  # cases shown in full per implementation, by what is expected of it
+LEAVES = 8  # differing fields shown per case
+VALUE = 600  # characters of one value shown
+EXPLANATION = 20  # lines of the model's explanation shown
+
+
+def table(header: list[str], rows: list[list[str]]) -> list[str]:
+    cells = [[markdown_inline(str(c)) for c in row] for row in [header, *rows]]
+    return ["| " + " | ".join(cells[0]) + " |", "|" + " --- |" * len(header), *("| " + " | ".join(row) + " |" for row in cells[1:])]
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= VALUE else f"{text[:VALUE]}… ({len(text) - VALUE} more characters in the HTML report)"
+
+
+def case_lines(verdict: Verdict) -> list[str]:
+    """One case: its status, id and rules, the differing fields in a code block, the model's reasoning, the replay command."""
+    case = case_of(verdict)
+    lines = [f"**{verdict.status}** {markdown_inline(verdict.scenario_id)} ({markdown_inline(verdict.family)}): {markdown_inline(verdict.message)}",
+             "", f"rules: {markdown_inline(', '.join(case.rules) or '-')}", ""]
+    if case.leaves:
+        body = []
+        for leaf in case.leaves[:LEAVES]:
+            body += [f"{leaf.path}  [{', '.join(leaf.rules) or '-'}]", f"  expected: {_cut(json_text(leaf.expected))}",
+                     f"  actual:   {_cut(json_text(leaf.actual))}"]
+        if len(case.leaves) > LEAVES:
+            body.append(f"... and {len(case.leaves) - LEAVES} more fields in the HTML report")
+        lines += [*fenced("\n".join(body)), ""]
+    if case.explanation:
+        shown = list(case.explanation[:EXPLANATION]) + [f"... {len(case.explanation) - EXPLANATION} more lines"] * (len(case.explanation) > EXPLANATION)
+        lines += [f"how the model decides step {case.step} (gateproof explain):", "", *fenced("\n".join(shown)), ""]
+    commands = [c for c in (case.replay_command, case.explain_command) if c]
+    if commands:
+        lines += [*fenced("\n".join(commands), "sh"), ""]
+    return lines
+
+
+def chosen(tally: Tally) -> list[Verdict]:
+    """The disagreements of an implementation in the order they are worth reading: for a mutant its smallest counterexample first."""
+    found = [v for v in tally.verdicts if v.disagreement is not None and v.status != "known"]
+    ordered = distinct_first(found)
+    smallest = smallest_counterexample(tally) if tally.expected == CAUGHT else None
+    return ([smallest] + [v for v in ordered if v is not smallest]) if smallest else ordered
+
+
+def header_lines(campaign: RecordedCampaign) -> list[str]:
+    took = f"{campaign.seconds:.1f} s" if campaign.seconds is not None else "unfinished"
+    lines = ["# gateproof verify", "", f"gateproof {markdown_inline(campaign.version)} · started {markdown_inline(campaign.started)} · {took}", ""]
+    if not campaign.complete:
+        lines += [f"> **{markdown_inline(campaign.incomplete_text)}**", ""]
+    lines += [" · ".join(f"{markdown_inline(k)}: {markdown_inline(v)}" for k, v in campaign.settings_lines()), ""]
+    rows = summary_rows(list(campaign.tallies))
+    # Passed and failed always; a status no implementation has costs a column for nothing.
+    statuses = [s for s in STATUSES if s in ("passed", "failed") or any(row[s] for row in rows)]
+    columns = ["implementation", "expected", "verdict", *statuses, "passing", "seconds", "counterexample"]
+    cells = [[row["implementation"], row["expected"], row["verdict"], *(row[s] or "-" for s in statuses), row["passing"], f"{tally.seconds:.1f}",
+              row["counterexample"]] for row, tally in zip(rows, campaign.tallies)]
+    return lines + table(columns, cells)
+
+
+def matrix_lines(tallies: list[Tally]) -> list[str]:
+    families, cells = matrix(tallies)
+    return ["", "## Compliance matrix", "", *table(["family", *(t.name for t in tallies)],
+                                                  [[f, *(cell_text(cells[f].get(t.name)) for t in tallies)] for f in families])]
+
+
+def implementation_block(tally: Tally, budget: int, more_command: str) -> list[str]:
+    """The collapsed block of one implementation, at most ``budget`` characters; empty when it has nothing to show."""
+    found = chosen(tally)
+    errors = errored_lines(tally) if tally.expected != CAUGHT else []
+    if not (found or errors or tally.lost or tally.notes):
+        return []
+    counts = tally.counts()
+    said = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s] and s != "passed") or "nothing to show"
+    lines = ["", f"<details><summary><b>{html.escape(one_line(tally.name))}</b>: {html.escape(said)}</summary>", ""]
+    lines += [f"- lost: {markdown_inline(tally.lost)}" for _ in [tally.lost] if tally.lost] + [f"- note: {markdown_inline(n)}" for n in tally.notes]
+    if errors:
+        lines += ["", *fenced("\n".join(errors))]
+    closing = ["", "</details>"]
+    shown = 0
+    for verdict in found[:CASES.get(tally.expected, 1)]:
+        block = ["", *case_lines(verdict)]
+        if sum(map(len, lines + block + closing)) + len(lines) + len(block) + 200 > budget:
+            break
+        lines += block
+        shown += 1
+    if len(found) > shown:
+        lines += ["", f"{len(found) - shown} more disagreement{'s' * (len(found) - shown != 1)} of this implementation, every one in the HTML report:",
+                  "", *fenced(more_command, "sh")]
+    lines += closing
+    return lines if sum(map(len, lines)) + len(lines) <= budget else []
+
+
+def markdown_report(campaign: RecordedCampaign) -> str:
+    tallies = list(campaign.tallies)
+    lines = header_lines(campaign)
+    grid = matrix_lines(tallies)
+    more_command = campaign.report_command("html", "report.html")
+    if sum(map(len, lines + grid)) + len(lines + grid) < LIMIT // 2:
+        lines += grid
+    else:
+        lines += ["", "The compliance matrix is too wide for this summary: it is in the HTML report.", "", *fenced(more_command, "sh")]
+    left_out = []
+    details = ["", "## Details"]
+    for tally in tallies:
+        used = sum(map(len, lines + details)) + len(lines + details)
+        block = implementation_block(tally, LIMIT - used - 1_000, more_command)
+        if block:
+            details += block
+        elif chosen(tally) or tally.lost:
+            left_out.append(tally.name)
+    if left_out:
+        details += ["", f"Left out to keep this summary short: {markdown_inline(', '.join(left_out))}; every one is in the HTML report:", "",
+                    *fenced(more_command, "sh")]
+    return "\n".join(lines + (details if len(details) > 2 else [])) + "\n"

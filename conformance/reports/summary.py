@@ -1,0 +1,63 @@
+"""What every report of a campaign shows first: one row per implementation, and the compliance matrix.
+
+The matrix has one row per corpus family (generated scenarios by rule
+version) and one column per implementation, each cell counting passed,
+failed, known, nondeterministic, skipped and errored apart, like Bowtie's.
+Passing generated scenarios are counted, not listed; every other verdict is
+listed with what it found.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..harness.expectations import size_text, smallest_counterexample, verdict_text
+from ..harness.results import STATUSES, Tally, Verdict
+
+
+def percent_passing(tally: Tally) -> str:
+    counts = tally.counts()
+    decided = sum(counts.values()) - counts["skipped"]
+    return f"{100 * counts['passed'] / decided:.0f}%" if decided else "-"
+
+
+def counterexample_text(tally: Tally) -> str:
+    """The smallest disagreement found, by id and size; - when there is none."""
+    smallest = smallest_counterexample(tally)
+    return "-" if smallest is None else f"{smallest.scenario_id} ({size_text(smallest.disagreement.scenario)})"
+
+
+def summary_rows(tallies: list[Tally]) -> list[dict]:
+    """One row per implementation: who it is, what it is expected to do and did, its counts, and what it took to drive it."""
+    rows = []
+    for tally in tallies:
+        info = tally.info
+        rows.append({
+            "implementation": tally.name, "expected": tally.expected, "verdict": verdict_text(tally, tally.expected),
+            "language": info.language if info else "", "version": info.version if info else "",
+            **tally.counts(), "passing": percent_passing(tally), "generated": tally.generated, "restarts": tally.restarts,
+            "counterexample": counterexample_text(tally), "lost": tally.lost,
+        })
+    return rows
+
+
+def matrix(tallies: list[Tally]) -> tuple[list[str], dict[str, dict[str, Counter]]]:
+    """Families in order, corpus families first, and for each family each implementation's counts by status."""
+    cells: dict[str, dict[str, Counter]] = {}
+    for tally in tallies:
+        for verdict in tally.verdicts:
+            cells.setdefault(verdict.family, {}).setdefault(tally.name, Counter())[verdict.status] += 1
+        for (family, status), count in tally.unkept.items():
+            cells.setdefault(family, {}).setdefault(tally.name, Counter())[status] += count
+    return sorted(cells, key=lambda f: (f.startswith("generated"), f)), cells
+
+
+def cell_text(counts: Counter | None) -> str:
+    if not counts:
+        return "-"
+    return " ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
+
+
+def interesting(tally: Tally) -> list[Verdict]:
+    """The verdicts a reader reads one by one: every one that did not simply pass or skip."""
+    return [v for v in tally.verdicts if v.status not in ("passed", "skipped")]

@@ -1,0 +1,101 @@
+"""``gateproof report``: any format from a results file, to standard output or a file, and bad input refused by line and field."""
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from report_helpers import Page, record, report, tally, verdict_of, wrong_export
+
+GATEPROOF = str(Path(sys.executable).parent / "gateproof")
+
+
+@pytest.fixture
+def results(tmp_path):
+    return record(tmp_path, [tally("my-gateway", [verdict_of("my-gateway", wrong_export())])])
+
+
+def test_each_format_goes_to_standard_output_by_default(results):
+    outputs = {f: report(str(results), "--format", f) for f in ("json", "junit", "markdown", "html")}
+    assert all(r.exit_code == 0 for r in outputs.values())
+    assert json.loads(outputs["json"].output)["implementations"][0]["failed"] == 1
+    assert ElementTree.fromstring(outputs["junit"].output).get("failures") == "1"
+    assert outputs["markdown"].output.startswith("# gateproof verify")
+    assert not Page(outputs["html"].output).open
+
+
+def test_output_names_the_one_file_written(results, tmp_path):
+    target = tmp_path / "r.html"
+    result = report(str(results), "--format", "html", "--output", str(target))
+    assert result.exit_code == 0 and result.output == "" and target.read_text().startswith("<!doctype html>")
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "cannot read (No such file or directory)"),
+    (b"", "no campaign record"),
+    (b'{"gateproof_verify": 2}\n', "line 1: $: "),
+    (b"\x00\xff\xfe garbage\nmore\n", "line 1: not a JSON record"),
+])
+def test_a_file_that_is_not_a_campaigns_results_is_refused_with_exit_2(tmp_path, content, message):
+    path = tmp_path / "results.jsonl"
+    if content is not None:
+        path.write_bytes(content)
+    result = report(str(path), "--format", "json")
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+
+
+def test_a_record_with_a_wrong_field_is_refused_by_its_line_and_field(results):
+    lines = results.read_text().splitlines()
+    verdict = json.loads(lines[1])
+    verdict["status"] = "fine"
+    results.write_text("\n".join([lines[0], json.dumps(verdict), *lines[2:]]) + "\n")
+    result = report(str(results), "--format", "html")
+    assert result.exit_code == 2 and "line 2: $.status: " in result.output
+
+
+def test_a_cut_line_before_the_end_is_refused_but_the_last_may_be_cut(results):
+    lines = results.read_text().splitlines()
+    results.write_text("\n".join([lines[0], lines[1][:40], *lines[2:]]) + "\n")
+    result = report(str(results), "--format", "json")
+    assert result.exit_code == 2 and "line 2: not a JSON record" in result.output
+
+
+def test_a_campaign_cut_short_is_rendered_marked_incomplete_and_exits_2(tmp_path):
+    results = record(tmp_path, [tally("my-gateway", [verdict_of("my-gateway", wrong_export())])], complete=False)
+    target = tmp_path / "r.md"
+    result = report(str(results), "--format", "markdown", "--output", str(target))
+    assert result.exit_code == 2 and "cut short" in result.output
+    assert "incomplete" in target.read_text() and "my-gateway" in target.read_text()
+
+
+@pytest.mark.parametrize("output, message", [("missing-folder/r.json", "does not exist"), (".", "is a directory")])
+def test_an_output_that_cannot_be_written_is_refused_before_any_work(results, output, message):
+    result = report(str(results), "--format", "json", "--output", output)
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_the_command_the_markdown_report_prints_runs_as_printed(tmp_path):
+    wrong = [verdict_of("my-gateway", wrong_export())] * 9  # more than the Markdown report shows of one implementation
+    record(tmp_path / "campaign", [tally("my-gateway", wrong)])
+    markdown = subprocess.run([GATEPROOF, "report", "campaign/results.jsonl", "--format", "markdown"], cwd=tmp_path, capture_output=True,
+                              text=True, check=True).stdout
+    [command] = {line for line in markdown.splitlines() if line.startswith("gateproof report ")}
+    done = subprocess.run([GATEPROOF, *shlex.split(command)[1:]], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert markdown.count("<b>my-gateway</b>") == 1 and (tmp_path / "campaign" / "report.html").read_text().count("<details>") >= 9
+
+
+def test_several_results_that_are_not_the_shards_of_one_campaign_are_refused(results):
+    result = report(str(results), str(results), "--format", "json")
+    assert result.exit_code == 2 and result.output.startswith("gateproof: error: ") and "Traceback" not in result.output
+
+
+def test_a_bad_line_is_named_with_its_file(results, tmp_path):
+    bad = tmp_path / "other.jsonl"
+    bad.write_text('{"record": "end"}\n')
+    result = report(str(bad), "--format", "json")
+    assert result.exit_code == 2 and f"{bad}: line 1: $: " in result.output

@@ -1,0 +1,186 @@
+"""Each report format rendered from a recorded ``results.jsonl``, and checked the way its reader would check it."""
+
+import html
+import json
+import re
+from xml.etree import ElementTree
+
+import jsonschema
+import pytest
+
+from gateproof.conformance.reports.campaign import RecordedCampaign, read_campaign
+from gateproof.conformance.reports.render import render, render_results
+from gateproof.conformance.generation.reach_rules import ADR_DIR, ENTRY
+
+from report_helpers import Page, invalid_records, mutant, record, schema, tally, verdict_of, verify, wrong_export
+
+PR_COMMENT = 65_536
+
+
+@pytest.fixture(scope="module")
+def builtin_all(tmp_path_factory):
+    """``verify --builtin all`` with default settings but no generated scenarios: the corpus alone catches every mutant."""
+    out = tmp_path_factory.mktemp("all") / "gateproof-verify"
+    result = verify("--builtin", "all", "--examples", "0", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    return out / "results.jsonl"
+
+
+@pytest.fixture
+def one_wrong(tmp_path):
+    """One implementation wrong on one case: a field it left out and one it made null."""
+    return record(tmp_path, [tally("my-gateway", [verdict_of("my-gateway", wrong_export())])])
+
+
+def test_every_record_verify_writes_is_valid_against_its_schema(builtin_all):
+    records = [json.loads(line) for line in builtin_all.read_text().splitlines()]
+    assert {r["record"] for r in records} == {"campaign", "verdict", "implementation", "end"}
+    assert invalid_records(builtin_all) == []
+
+
+def test_the_json_report_is_valid_and_carries_version_start_durations_and_the_difference(builtin_all):
+    document = json.loads(render_results(builtin_all, "json"))
+    jsonschema.validate(document, schema("verify-report.schema.json"))
+    campaign = json.loads(builtin_all.read_text().splitlines()[0])
+    assert (document["gateproof"], document["started"], document["complete"]) == (campaign["gateproof"], campaign["started"], True)
+    assert document["seconds"] >= sum(i["seconds"] for i in document["implementations"]) > 0
+    unsafe = next(i for i in document["implementations"] if i["implementation"] == "mutant:unsafe-gateway")
+    attack = next(v for v in unsafe["verdicts"] if v["scenario"] == "gw.poisoned-runbook.attack-proposal")
+    [decision] = [leaf for leaf in attack["differences"] if leaf["path"] == "results[0].decision"]
+    # The unsafe gateway allows what the model denies at the destination check.
+    assert (decision["expected"], decision["actual"]) == ("deny", "allow") and "G001.8" in decision["rules"]
+
+
+def test_the_json_report_keeps_a_missing_field_apart_from_null(one_wrong):
+    document = json.loads(render_results(one_wrong, "json"))
+    jsonschema.validate(document, schema("verify-report.schema.json"))
+    leaves = {leaf["path"]: leaf for leaf in document["implementations"][0]["verdicts"][0]["differences"]}
+    assert leaves["results[0].audit.case_id"] == {"path": "results[0].audit.case_id", "expected": "CASE-9", "rules": ["G001.15", "G001.10"]}
+    assert leaves["results[0].audit.destination_id"]["actual"] is None
+
+
+def test_the_html_report_parses_and_shows_each_leaf_side_by_side_with_the_rule_that_decides_it(one_wrong):
+    text = render_results(one_wrong, "html")
+    page = Page(text)
+    assert not page.open and {"details", "summary", "table", "style"} <= page.tags and "script" not in page.tags
+    rows = text.split("<tr><td><code>")
+    [absent] = [row for row in rows if row.startswith("results[0].audit.case_id</code>")]
+    assert '"CASE-9"' in html.unescape(absent) and '<span class="absent">absent</span>' in absent  # expected has it; the implementation lacks it
+    [null] = [row for row in rows if row.startswith("results[0].audit.destination_id</code>")]
+    assert '"review-queue"' in html.unescape(null) and "<pre>null</pre>" in null
+    titles = {m.group("id"): m.group("title") for path in ADR_DIR.glob("*.md") for m in ENTRY.finditer(path.read_text())}
+    assert '<span class="rule">G001.15</span>' in absent and titles["G001.15"] in absent
+    assert "how the model decides step 0 (gateproof explain)" in text and "case belongs to the session" in page.all_text
+
+
+def test_the_html_matrix_links_each_cell_to_that_implementations_cases_of_the_family(builtin_all):
+    text = render_results(builtin_all, "html")
+    page = Page(text)
+    assert not page.open and set(page.links) <= page.ids
+    implementations = json.loads(render_results(builtin_all, "json"))["implementations"]
+    column = [i["implementation"] for i in implementations].index("mutant:unsafe-gateway")
+    row = text[text.index("<tr><th>gateway/injection</th>"):]
+    cell = row[:row.index("</tr>")].split("<td")[1 + column]
+    target = re.search(r'href="#([^"]+)"', cell).group(1)
+    block = text[text.index(f'id="{target}"'):]
+    block = block[:block.index("</div>")]  # the family's block ends where its div does
+    failed = [v for v in implementations[column]["verdicts"] if v["family"] == "gateway/injection" and v["status"] == "failed"]
+    assert "4 failed" in cell and len(failed) == 4
+    assert failed and all(f"<code>{v['scenario']}</code>" in block for v in failed)
+
+
+def test_the_html_report_tells_each_verdict_apart_by_word_and_by_colour(tmp_path):
+    wrong = verdict_of("my-gateway", wrong_export())
+    passed = verdict_of("mutant:lazy", verdict_of("x", wrong_export()).disagreement.expected)
+    results = record(tmp_path, [tally("reference", []), tally("my-gateway", [wrong]), mutant("mutant:caught", [wrong]),
+                                mutant("mutant:lazy", [passed]), tally("node", [], unavailable="node is not on PATH", lost="unavailable")])
+    badges = set(re.findall(r'<span class="badge (\w+)">([^<]+)</span>', render_results(results, "html")))
+    shown = {word: colour for colour, word in badges if word in ("conformant", "NOT CONFORMANT", "caught", "MISSED", "unavailable")}
+    assert len(shown) == 5 and len({shown["conformant"], shown["NOT CONFORMANT"], shown["caught"], shown["unavailable"]}) == 4
+    assert shown["MISSED"] == shown["NOT CONFORMANT"]  # both are failures of what was expected
+
+
+def test_the_html_header_carries_version_start_duration_and_settings(builtin_all):
+    campaign, *_, end = [json.loads(line) for line in builtin_all.read_text().splitlines()]
+    header = Page(render_results(builtin_all, "html")).all_text
+    header = " ".join(header[:header.index("Summary")].split())
+    assert f"gateproof {campaign['gateproof']} · started {campaign['started']} · finished {end['finished']} · took {end['seconds']:.1f} s" in header
+    assert "compare full · examples 0 · seed 0 · rules all · kinds ceiling, gateway · timeout 10.0" in header
+
+
+def test_the_markdown_report_of_every_builtin_fits_a_pull_request_comment(builtin_all):
+    text = render_results(builtin_all, "markdown")
+    assert len(text) < PR_COMMENT
+    assert "## Compliance matrix" in text and text.count("<details>") == text.count("</details>") >= 11
+    assert "| mutant:unsafe-gateway | must be caught | caught |" in text
+
+
+def test_the_markdown_report_stays_under_the_limit_and_says_how_many_more_and_where(tmp_path):
+    long_value = "x" * 5000
+    wrong = wrong_export()
+    wrong["results"][0]["audit"]["tool"] = long_value
+    tallies = [tally(f"gateway-{n}", [verdict_of(f"gateway-{n}", wrong)] * 40) for n in range(30)]
+    results = record(tmp_path, tallies)
+    text = render_results(results, "markdown")
+    assert len(text) < PR_COMMENT
+    assert "35 more disagreements of this implementation, every one in the HTML report:" in text
+    assert f"gateproof report {results} --format html --output {results.parent / 'report.html'}" in text
+
+
+def test_the_junit_report_has_times_and_no_failure_for_a_run_that_met_every_expectation(builtin_all):
+    root = ElementTree.fromstring(render_results(builtin_all, "junit"))
+    assert float(root.get("time")) > 0 and root.get("failures") == root.get("errors") == "0"
+    assert root.findall(".//failure") == [] and root.findall(".//error") == []
+    report = json.loads(render_results(builtin_all, "json"))
+    for suite, implementation in zip(root.findall("testsuite"), report["implementations"]):
+        assert suite.get("name") == implementation["implementation"] and float(suite.get("time")) == pytest.approx(implementation["seconds"], abs=1e-3)
+        if implementation["expected"] == "must be caught":
+            caught = [c.get("name") for c in suite.findall("testcase")]
+            assert caught == [f"caught by {v['scenario']}" for v in implementation["verdicts"] if v["status"] == "failed"]
+
+
+def test_the_junit_report_gives_a_missed_mutant_one_failure_and_a_wrong_gateway_one_per_disagreement(tmp_path):
+    passed = verdict_of("mutant:lazy", {**wrong_export(), "results": verdict_of("x", wrong_export()).disagreement.expected["results"]})
+    assert passed.status == "passed"
+    results = record(tmp_path, [mutant("mutant:lazy", [passed]), tally("my-gateway", [verdict_of("my-gateway", wrong_export())])])
+    lazy, gateway = ElementTree.fromstring(render_results(results, "junit")).findall("testsuite")
+    [missed] = lazy.findall("testcase/failure")
+    assert missed.get("message").startswith("MISSED") and lazy.get("failures") == "1"
+    [failure] = gateway.findall("testcase/failure")
+    assert "results[0].audit.case_id" in failure.text and "expected" in failure.text
+
+
+def test_a_campaign_cut_short_renders_what_it_found_marked_incomplete(tmp_path):
+    results = record(tmp_path, [tally("my-gateway", [verdict_of("my-gateway", wrong_export())])], complete=False)
+    with results.open("ab") as handle:
+        handle.write(b'{"record": "verdict", "implementation": "my-gat')  # the line being written when it stopped
+    for report_format in ("html", "markdown"):
+        assert "incomplete" in render_results(results, report_format)
+    [error] = ElementTree.fromstring(render_results(results, "junit")).findall("testsuite/testcase/error")
+    assert error.get("type") == "incomplete"  # a CI shows that the campaign was not whole, beside the one failure it found
+    document = json.loads(render_results(results, "json"))
+    jsonschema.validate(document, schema("verify-report.schema.json"))
+    assert document["complete"] is False and document["finished"] is None and document["implementations"][0]["failed"] == 1
+
+
+def test_a_campaign_merged_from_shards_with_one_missing_is_marked_incomplete(one_wrong):
+    campaign = read_campaign(one_wrong)
+    merged = RecordedCampaign(campaign.paths, {**campaign.record, "shards": {"of": 3, "present": [1, 3], "missing": [2]}},
+                              campaign.tallies, campaign.end)
+    for report_format in ("html", "markdown"):
+        assert "incomplete: shard 2/3 missing" in render(merged, report_format)
+    document = json.loads(render(merged, "json"))
+    jsonschema.validate(document, schema("verify-report.schema.json"))
+    assert document["complete"] is False and document["shards"]["missing"] == [2]
+    [error] = ElementTree.fromstring(render(merged, "junit")).findall("testsuite/testcase/error")
+    assert error.get("message").startswith("incomplete: shard 2/3 missing")
+
+
+def test_the_settings_read_as_a_person_gave_them(one_wrong):
+    campaign = read_campaign(one_wrong)
+    settings = {**campaign.record["settings"], "rules": None, "shard": [2, 4], "corpus": False, "timeout": None}
+    shown = dict(RecordedCampaign(campaign.paths, {**campaign.record, "settings": settings}, (), None).settings_lines())
+    assert (shown["rules"], shown["shard"], shown["corpus"], shown["timeout"]) == ("all", "2/4", "no", "-")
+    assert shown["implementations"] == "-- ./my-gateway"  # as verify's options named it
+    merged = dict(RecordedCampaign(campaign.paths, {**campaign.record, "settings": {**settings, "shard": None}}, (), None).settings_lines())
+    assert merged["shard"] == "the parts merged"
