@@ -31,6 +31,14 @@ STYLE = {"conformant": "green", "caught": "cyan", "NOT CONFORMANT": "bold red", 
 COUNTED = ("passed", "failed", "known", "nondeterministic", "skipped", "errored")
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """Text an implementation wrote, with every control character shown as an escape: it can neither move the cursor nor colour the screen."""
+    return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+
+
 def width() -> int:
     """The terminal's width, or ``COLUMNS``, or 100 when the output goes to a file or a pipe."""
     return shutil.get_terminal_size((100, 24)).columns
@@ -102,7 +110,7 @@ def distinct_first(verdicts: list[Verdict]) -> list[Verdict]:
 
 def _row(label: str, verdict: str, counts: dict, statuses: tuple[str, ...]) -> list:
     style = STYLE.get(verdict, "")
-    return [Text(label, overflow="fold"), Text(verdict, style=style), *(Text(str(counts[s]) if counts[s] else "-") for s in statuses)]
+    return [Text(visible(label), overflow="fold"), Text(verdict, style=style), *(Text(str(counts[s]) if counts[s] else "-") for s in statuses)]
 
 
 def summary_table(tallies: list[Tally], every_row: bool = False) -> Table:
@@ -136,19 +144,19 @@ def print_summary(tallies: list[Tally], out: Console, everything: bool = False) 
     for section in sections:
         # Wrapped already where it may be; a command line stays one line, so it can be copied whole.
         for line in section:
-            out.print(Text(line), soft_wrap=True)
+            out.print(Text(visible(line)), soft_wrap=True)
         out.print()
     mutants = [t for t in tallies if t.expected == CAUGHT]
     caught = [smallest_counterexample(t) for t in mutants]
     if mutants and (len(mutants) <= MUTANTS_LISTED or everything):
         for verdict in filter(None, caught):
-            out.print(Text(counterexample_line(verdict)), soft_wrap=True)
+            out.print(Text(visible(counterexample_line(verdict))), soft_wrap=True)
             if verdict.disagreement.replay_command:
-                out.print(Text(f"  replay:  {verdict.disagreement.replay_command}"), soft_wrap=True)
+                out.print(Text(visible(f"  replay:  {verdict.disagreement.replay_command}")), soft_wrap=True)
     missed = [t.name for t, v in zip(mutants, caught) if v is None and not t.unavailable]
     if missed:
-        out.print(Text(f"missed (no disagreement found): {', '.join(missed)}", style="bold red"))
+        out.print(Text(visible(f"missed (no disagreement found): {', '.join(missed)}"), style="bold red"))
     for tally in tallies:
         if tally.lost and not tally.unavailable:
-            out.print(Text(f"{tally.name}: {tally.lost}", style="bold red"))
+            out.print(Text(visible(f"{tally.name}: {tally.lost}"), style="bold red"))
     out.print(summary_table(tallies, every_row=everything))

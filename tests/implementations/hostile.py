@@ -36,9 +36,9 @@ def answer(seq: int, scenario: dict) -> list:
     return [right(seq, scenario)]
 
 
-def started(name: str) -> dict:
+def started(name: str, rules=fake.RULES) -> dict:
     """The fake's start, with links a page must not follow: a script address, and an address carrying markup."""
-    message = STARTED(name)
+    message = STARTED(name, rules)
     message["started"].update(homepage="javascript:alert(5)", issues='https://example.org/issues?q="><script>alert(6)</script>')
     return message
 
