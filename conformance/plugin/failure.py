@@ -46,11 +46,11 @@ def replay_command(settings: PluginSettings, path: Path, directory: Path) -> str
     return shlex.join(words)
 
 
-def save(found: Found, name: str, settings: PluginSettings) -> Path:
+def save(found: Found, name: tuple[str, str], settings: PluginSettings) -> Path:
     """Write the failing scenario beside the ini file, under a name made from the item's, and return where."""
     directory = settings.inipath.parent / OUT
     directory.mkdir(exist_ok=True)
-    stem = name.replace("[", ".").replace("]", "")  # corpus[gw.x] is saved as corpus.gw.x.json
+    stem = ".".join(name)  # corpus, gw.x: saved as corpus.gw.x.json
     path = directory / ("".join(c if c.isalnum() or c in "._-" else "_" for c in stem) + ".json")
     path.write_bytes(dumps_pretty(found.scenario) + b"\n")
     return path

@@ -1,7 +1,7 @@
 """The tests the plugin adds, built as pytest documents for tests that are not Python functions.
 
 They are collected from the ini file that holds the gateproof settings: its
-path is their file part (``pyproject.toml::corpus[gw.cross-tenant.read]``),
+path is their file part (``pyproject.toml::corpus::gw.cross-tenant.read``),
 so ``pytest pyproject.toml`` runs them alone, a node id selects one, and
 ``pytest tests/test_x.py`` runs none. One item per corpus case of the kinds
 and rules chosen, one per rule version that searches generated scenarios,
@@ -26,35 +26,40 @@ PLUGIN_DIR = Path(__file__).resolve().parent
 
 
 class GateproofFile(pytest.File):
-    """The ini file, as the collector of the gateproof items."""
+    """The ini file, as the collector of the gateproof items: a group for the corpus and one for generated scenarios, or the replays."""
 
     def __init__(self, *, settings: PluginSettings, **kwargs):
         super().__init__(**kwargs)
         self.settings = settings
 
     def collect(self):
-        s = self.settings
-        if s.replays:
-            for path, scenario in s.replays:
-                yield ReplayItem.from_parent(self, name=f"replay[{path.name}]", scenario=scenario, source=path)
-            return
-        for case in load_corpus():
-            if case.scenario.get("kind", "ceiling") in s.kinds and scenario_rules(case.scenario) in s.rules:
-                yield CorpusItem.from_parent(self, name=f"corpus[{case.id}]", case=case)
-        for kind, version, share in s.shares():
-            if share:
-                yield GeneratedItem.from_parent(self, name=f"generated[{version}]", kind=kind, version=version, share=share)
+        groups = ("replay",) if self.settings.replays else ("corpus", "generated")
+        return [Group.from_parent(self, name=name) for name in groups]
+
+
+class Group(pytest.Collector):
+    """``corpus``, ``generated`` or ``replay``: the first part of an item's name, so ``-k generated`` selects one group."""
+
+    def collect(self):
+        s = self.parent.settings
+        if self.name == "replay":
+            return [ReplayItem.from_parent(self, name=path.name, scenario=scenario, source=path) for path, scenario in s.replays]
+        if self.name == "corpus":
+            return [CorpusItem.from_parent(self, name=case.id, case=case) for case in load_corpus()
+                    if case.scenario.get("kind", "ceiling") in s.kinds and scenario_rules(case.scenario) in s.rules]
+        return [GeneratedItem.from_parent(self, name=version, kind=kind, version=version, share=share)
+                for kind, version, share in s.shares() if share]
 
 
 class GateproofItem(pytest.Item):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.settings: PluginSettings = self.parent.settings
+        self.settings: PluginSettings = self.parent.parent.settings
         self.add_marker("gateproof")
 
     def fail_with(self, found: Found, heading: str = "scenario", saved: Path | None = None) -> None:
         """Fail with the whole story; the scenario is saved for the replay command unless it came from ``saved``."""
-        saved = saved or save(found, self.name, self.settings)
+        saved = saved or save(found, (self.parent.name, self.name), self.settings)
         width = max(60, self.config.get_terminal_writer().fullwidth - 4)
         text = failure_text(found, self.settings, saved, self.config.invocation_params.dir, width, heading)
         raise Failure(text, found.raised.error if found.raised is not None else None)
@@ -71,9 +76,6 @@ class GateproofItem(pytest.Item):
         representation = self._repr_failure_py(raised, style or "long")
         representation.addsection("gateproof", failure.text)
         return representation
-
-    def reportinfo(self):
-        return self.path, None, self.nodeid.partition("::")[2]
 
 
 class CorpusItem(GateproofItem):
