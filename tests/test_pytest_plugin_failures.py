@@ -93,3 +93,23 @@ def test_a_raising_gateway_shows_its_own_frame_first_and_no_plugin_frames(pytest
     assert "pluggy" not in body and "conformance/plugin" not in body and "_pytest" not in body
     result.stdout.fnmatch_lines(["*- gateproof -*", "gateways.raising_gateway:run raised KeyError: *", "  scenario:",
                                  "  replay:  pytest tox.ini --gateproof-replay gateproof-pytest/corpus.*.json"])
+
+
+def test_the_reduction_is_bounded_in_candidates_and_in_time(monkeypatch):
+    from gateways import cross_tenant_gateway
+
+    from gateproof.conformance.harness.corpus import load_corpus
+    from gateproof.conformance.plugin import search
+    from gateproof.conformance.plugin.search import Search, check
+
+    case = next(c for c in load_corpus() if c.id == "gw.cross-tenant.read")
+    found = check("wrong", "corpus", cross_tenant_gateway.run, case.scenario, case.expected)
+    hunt = Search("wrong", cross_tenant_gateway.run, "gateway", "lab-001", 1, b"key")
+    unbounded, tried = hunt.reduced(found)
+    assert tried > 5 and len(json.dumps(unbounded.scenario)) < len(json.dumps(case.scenario))
+    monkeypatch.setattr(search, "REDUCTION_BUDGET", 5)
+    assert hunt.reduced(found)[1] <= 5
+    monkeypatch.setattr(search, "REDUCTION_BUDGET", 1500)
+    monkeypatch.setattr(search, "REDUCTION_SECONDS", 0.0)
+    reduced, tried = hunt.reduced(found)
+    assert tried == 0 and reduced.scenario == case.scenario
