@@ -1,4 +1,4 @@
-# The two commands of the README's quick start, the benchmarks, how far the generators reach, and mutation testing of the model.
+# The two commands of the README's quick start, the check of the built wheel and sdist, the benchmarks, how far the generators reach, and mutation testing of the model.
 # Each target creates the virtual environment it needs on first use.
 
 PYTHON ?= python3
@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench reach mutation clean
+.PHONY: demo test package-check bench reach mutation clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,9 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+package-check: $(STAMP)
+	bash .ci/package-check $(BIN)/python
 
 bench: $(STAMP)
 	$(BIN)/python -m gateproof.conformance.bench
