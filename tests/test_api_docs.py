@@ -60,3 +60,4 @@ def _drawn(strategy, count: int = 15) -> list[dict]:
 
     collect()
     return documents
+
