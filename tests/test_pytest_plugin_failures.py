@@ -48,12 +48,12 @@ def test_a_wrong_gateway_shows_each_differing_field_its_rules_the_scenario_and_a
     result = pytester.runpytest("-p", "no:cacheprovider", "-k", "generated or cross-tenant.read")
     result.assert_outcomes(failed=2)
     result.stdout.fnmatch_lines([
-        "*gw.cross-tenant.read*", "  rules: G001.10*", "  step 0 differs in * fields:",
+        "*_ corpus gw.cross-tenant.read _*", "*gw.cross-tenant.read*", "  rules: G001.10*", "  step 0 differs in * fields:",
         "    results[[]0[]].reason  [[]G001.10[]]", '      expected  "tenant_mismatch"', "      actual    *",
         "  how the model decides step 0 (gateproof explain):", "  scenario:", "    {", '      "kind": "gateway",',
         "  replay:  pytest tox.ini --gateproof-replay gateproof-pytest/corpus.gw.cross-tenant.read.json",
     ])
-    result.stdout.fnmatch_lines(["*generated*lab-001*", "  scenario (reduced in * candidates):"])
+    result.stdout.fnmatch_lines(["*_ generated lab-001 _*", "*generated*lab-001*", "  scenario (reduced in * candidates):"])
     replays = [line.split("replay:  ", 1)[1] for line in result.outlines if line.startswith("  replay:  ")]
     assert len(replays) == 2
     saved = pytester.path / "gateproof-pytest" / "generated.lab-001.json"
@@ -113,3 +113,20 @@ def test_the_reduction_is_bounded_in_candidates_and_in_time(monkeypatch):
     monkeypatch.setattr(search, "REDUCTION_SECONDS", 0.0)
     reduced, tried = hunt.reduced(found)
     assert tried == 0 and reduced.scenario == case.scenario
+
+
+def test_a_gateway_raising_on_a_generated_scenario_is_reduced_and_shown_with_its_own_frame(pytester):
+    pytester.makeini(ini("gateways.raising_gateway:run", examples=40))
+    result = pytester.runpytest("-p", "no:cacheprovider", "-k", "generated")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*_ generated lab-001 _*", "*def lookup(world*", "E       KeyError: *",
+                                 "gateways.raising_gateway:run raised KeyError: *", "  scenario (reduced in * candidates):"])
+    failures = result.stdout.str().split("= FAILURES =", 1)[1]
+    assert "pluggy" not in failures and "_pytest" not in failures and "conformance/plugin" not in failures
+
+
+def test_a_gateway_that_answers_one_scenario_two_ways_is_reported_nondeterministic(pytester):
+    pytester.makeini(ini("gateways.alternating_gateway:run", examples=60))
+    result = pytester.runpytest("-p", "no:cacheprovider", "-k", "generated")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["  scenario (answered differently when run again: the gateway is nondeterministic):"])
