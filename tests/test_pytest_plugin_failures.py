@@ -130,3 +130,10 @@ def test_a_gateway_that_answers_one_scenario_two_ways_is_reported_nondeterminist
     result = pytester.runpytest("-p", "no:cacheprovider", "-k", "generated")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["  scenario (answered differently when run again: the gateway is nondeterministic):"])
+
+
+def test_without_an_ini_file_to_collect_from_the_plugin_says_where_its_settings_go(pytester):
+    pytester.makepyfile("def test_own(): pass")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--gateproof", "gateways.lab_gateway:run")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: --gateproof: gateproof's tests are collected from the ini file, and this run has none; *pyproject.toml*"])
