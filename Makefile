@@ -1,4 +1,4 @@
-# The two commands of the README's quick start, the suite with every core busy, the benchmarks, how far the generators reach, mutation testing of the model, and a picture of the HTML report.
+# The two commands of the README's quick start, the suite with every core busy, the check of the built wheel and sdist, the benchmarks, how far the generators reach, mutation testing of the model, and a picture of the HTML report.
 # Each target creates the virtual environment it needs on first use.
 
 PYTHON ?= python3
@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-loaded bench reach mutation report-screenshot clean
+.PHONY: demo test test-loaded package-check bench reach mutation report-screenshot clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,9 @@ test: $(STAMP)
 
 test-loaded: $(STAMP)
 	sh .ci/test-loaded
+
+package-check: $(STAMP)
+	bash .ci/package-check $(BIN)/python
 
 bench: $(STAMP)
 	$(BIN)/python -m gateproof.conformance.bench

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from .checkout import refuse_outside_checkout
 from .corpus_build import build as build_corpus
 from .harness.corpus import export_corpus
 from .options import writable_folder
@@ -18,7 +19,8 @@ def corpus() -> None:
 
 @corpus.command()
 def build() -> None:
-    """Recompute every expected outcome from the model and rewrite the shipped files."""
+    """Recompute every expected outcome from the model and rewrite the shipped files (from a checkout only)."""
+    refuse_outside_checkout("gateproof corpus build")
     for path in build_corpus():
         click.echo(str(path))
 

@@ -22,6 +22,7 @@ from gateproof.model.versions import LATEST
 
 from . import boundary_decision, boundary_lifecycle, boundary_sources, boundary_zone, gateway_corpus
 from .corpus_cases import case, send, world
+from .checkout import refuse_outside_checkout
 from .documents import dumps_pretty
 
 CORPUS_ROOT = Path(__file__).resolve().parent / "corpus"
@@ -126,4 +127,5 @@ def build(root: Path = CORPUS_ROOT) -> list[Path]:
 
 
 if __name__ == "__main__":
+    refuse_outside_checkout("python -m gateproof.conformance.corpus_build")
     build(Path(sys.argv[1]) if len(sys.argv) > 1 else CORPUS_ROOT)

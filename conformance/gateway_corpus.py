@@ -15,6 +15,7 @@ from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.scenario.document import RepeatedKeys
 
 from . import boundary_gateway
+from .checkout import refuse_outside_checkout
 from .documents import dumps_pretty
 from .lab_world import APPROVAL, ATTACK, EXPORT, INJECTED, LAB_WORLD, call, case
 
@@ -120,4 +121,5 @@ def write_corpus(directory: Path = CORPUS_DIR) -> None:
 
 
 if __name__ == "__main__":
+    refuse_outside_checkout("python -m gateproof.conformance.gateway_corpus")
     write_corpus(Path(sys.argv[1]) if len(sys.argv) > 1 else CORPUS_DIR)

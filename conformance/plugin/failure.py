@@ -1,0 +1,80 @@
+"""What a failing gateproof item prints: the structured difference ``gateproof verify`` shows, the scenario, the replay command.
+
+The differing fields, the deciding rules and the model's explanation of the
+step come from the same renderer as verify's (``reports/failure.py``); this
+adds the scenario itself, pretty-printed, and the pytest command that runs
+it again.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+
+from attrs import evolve
+
+from ..documents import dumps_pretty
+from ..reports.failure import failure_lines
+from .options import PluginSettings
+from .search import Found
+
+OUT = "gateproof-pytest"  # beside the ini file: where failing scenarios are saved, one file each
+
+
+class Failure(Exception):
+    """A gateproof item failed: the text to show, and the gateway's own exception when it raised."""
+
+    def __init__(self, text: str, raised: BaseException | None = None):
+        super().__init__(text)
+        self.text, self.raised = text, raised
+
+
+def shown_path(path: Path, directory: Path) -> str:
+    """``path`` as a person types it in ``directory``: relative when it can be."""
+    try:
+        return os.path.relpath(path, directory)
+    except ValueError:
+        return str(path)
+
+
+def replay_command(settings: PluginSettings, path: Path, directory: Path) -> str:
+    """The pytest command, run in ``directory``, that runs the saved scenario alone against the same gateway."""
+    words = ["pytest", shown_path(settings.inipath, directory), "--gateproof-replay", shown_path(path, directory)]
+    if settings.from_command_line:
+        words += ["--gateproof", settings.target]
+    return shlex.join(words)
+
+
+def save(found: Found, name: tuple[str, str], settings: PluginSettings) -> Path:
+    """Write the failing scenario beside the ini file, under a name made from the item's, and return where."""
+    directory = settings.inipath.parent / OUT
+    directory.mkdir(exist_ok=True)
+    stem = ".".join(name)  # corpus, gw.x: saved as corpus.gw.x.json
+    path = directory / ("".join(c if c.isalnum() or c in "._-" else "_" for c in stem) + ".json")
+    path.write_bytes(dumps_pretty(found.scenario) + b"\n")
+    return path
+
+
+def scenario_lines(scenario: dict, heading: str) -> list[str]:
+    return [f"  {heading}:", *("    " + line for line in dumps_pretty(scenario).decode().splitlines())]
+
+
+def failure_text(found: Found, settings: PluginSettings, saved: Path | None, directory: Path, width: int, heading: str) -> str:
+    """The whole text of one failure: what differs, field by field with its rules, the scenario, and how to run it again."""
+    command = replay_command(settings, saved, directory) if saved is not None else None
+    if found.raised is not None:
+        error = found.raised.error
+        lines = [f"{settings.target} raised {type(error).__name__}: {error}", *scenario_lines(found.scenario, heading)]
+        if command:
+            lines.append(f"  replay:  {command}")
+        return "\n".join(lines)
+    verdict = found.verdict
+    if verdict.disagreement is not None:
+        shown = shown_path(saved, directory) if saved is not None else None
+        verdict = evolve(verdict, disagreement=evolve(verdict.disagreement, replay_path=shown, replay_command=command))
+    lines = failure_lines(verdict, width)
+    if verdict.disagreement is None and command:
+        lines.append(f"  replay:  {command}")
+    at = next((n for n, line in enumerate(lines) if line.startswith("  replay:")), len(lines))
+    return "\n".join(lines[:at] + scenario_lines(found.scenario, heading) + lines[at:])

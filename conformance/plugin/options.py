@@ -1,0 +1,125 @@
+"""The plugin's settings, read from the ini file and the command line, each checked before anything is collected.
+
+A wrong setting is a :class:`pytest.UsageError` that names the setting, the
+value given and what is allowed, so pytest stops with its usage message
+rather than an internal error or a silently empty run.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from attrs import frozen
+
+from gateproof.model.gateway.gate import DEFAULT_GATEWAY_VERSION
+from gateproof.model.versions import DEFAULT_VERSION
+
+from ..harness.campaign import KINDS, RULES_OF_KIND
+
+DEFAULT_EXAMPLES = 100
+#: The rule version tested when gateproof_rules names none: the default of each kind.
+LATEST_OF_KIND = {"ceiling": DEFAULT_VERSION, "gateway": DEFAULT_GATEWAY_VERSION}
+
+
+@frozen
+class PluginSettings:
+    """What to test and how much: the callable, the kinds and rule versions it implements, and the scenarios to generate."""
+
+    target: str  # module:function, as given
+    run: Callable[[dict], dict]
+    kinds: tuple[str, ...]
+    rules: tuple[str, ...]
+    examples: int  # generated scenarios in all, shared among the rule versions, as verify's --examples
+    inipath: Path
+    from_command_line: bool  # whether the target came from --gateproof, so a replay command must name it again
+    replays: tuple[tuple[Path, dict], ...] = ()  # saved scenarios to run alone, each with its path
+
+    def shares(self) -> list[tuple[str, str, int]]:
+        """(kind, rule version, scenarios) for every rule version chosen; the examples divided as verify divides them."""
+        chosen = [(kind, version) for kind in self.kinds for version in RULES_OF_KIND[kind] if version in self.rules]
+        return [(kind, version, self.examples // len(chosen) + (n < self.examples % len(chosen))) for n, (kind, version) in enumerate(chosen)]
+
+
+def _words(text: str) -> list[str]:
+    return [word for word in str(text).replace(",", " ").split() if word]
+
+
+def load_callable(setting: str, target: str) -> Callable[[dict], dict]:
+    """The callable ``module:function`` names; a UsageError saying what is wrong with it."""
+    module_name, _, attribute = target.partition(":")
+    if not module_name or not attribute:
+        raise pytest.UsageError(f"{setting}: {target!r} is not module:function (for example my_gateway.conformance:run)")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise pytest.UsageError(f"{setting}: {target!r}: cannot import module {module_name!r} ({type(error).__name__}: {error})") from None
+    run = getattr(module, attribute, None)
+    if not callable(run):
+        raise pytest.UsageError(f"{setting}: {target!r}: module {module_name!r} has no function {attribute!r}")
+    return run
+
+
+def _kinds(config) -> tuple[str, ...]:
+    given = _words(config.getini("gateproof_kinds"))
+    for kind in given:
+        if kind not in KINDS:
+            raise pytest.UsageError(f"gateproof_kinds: {kind!r} is not a scenario kind; allowed: {', '.join(KINDS)}")
+    return tuple(dict.fromkeys(given)) or KINDS
+
+
+def _rules(config, kinds: tuple[str, ...]) -> tuple[str, ...]:
+    allowed = [version for kind in kinds for version in RULES_OF_KIND[kind]]
+    given = _words(config.getini("gateproof_rules"))
+    for version in given:
+        if version not in allowed:
+            raise pytest.UsageError(
+                f"gateproof_rules: {version!r} is not a rule version of {' or '.join(kinds)}; allowed: {', '.join(allowed)}")
+    return tuple(dict.fromkeys(given)) or tuple(LATEST_OF_KIND[kind] for kind in kinds)
+
+
+def _examples(config) -> int:
+    given = config.getoption("gateproof_examples")
+    setting, text = ("--gateproof-examples", given) if given is not None else ("gateproof_examples", config.getini("gateproof_examples"))
+    text = str(text).strip() or str(DEFAULT_EXAMPLES)
+    if not text.isascii() or not text.isdigit():
+        raise pytest.UsageError(f"{setting}: {text!r} is not a whole number of generated scenarios; allowed: 0 or more")
+    return int(text)
+
+
+def _replay(path: Path) -> tuple[Path, dict]:
+    """A saved scenario to replay, read and checked: a UsageError naming the file and what is wrong with it."""
+    from gateproof.model.scenario import ScenarioError, read_scenario
+
+    try:
+        scenario = json.loads(path.read_text(encoding="utf-8"))
+        read_scenario(scenario)
+    except OSError as error:
+        raise pytest.UsageError(f"--gateproof-replay: {str(path)!r}: cannot read it ({error.strerror or error})") from None
+    except json.JSONDecodeError as error:
+        raise pytest.UsageError(f"--gateproof-replay: {str(path)!r}: not JSON ({error})") from None
+    except ScenarioError as error:
+        raise pytest.UsageError(f"--gateproof-replay: {str(path)!r}: not a scenario: {error}") from None
+    return path.resolve(), scenario
+
+
+def read_settings(config) -> PluginSettings | None:
+    """The plugin's settings, or None when no implementation is named (then the plugin adds nothing)."""
+    given = config.getoption("gateproof_implementation")
+    setting, target = ("--gateproof", given) if given else ("gateproof_implementation", str(config.getini("gateproof_implementation")).strip())
+    if not target:
+        return None
+    if config.inipath is None:
+        raise pytest.UsageError(
+            f"{setting}: gateproof's tests are collected from the ini file, and this run has none; "
+            "put the gateproof settings in pytest.ini, tox.ini, setup.cfg or pyproject.toml's [tool.pytest.ini_options]")
+    kinds = _kinds(config)
+    rules = _rules(config, kinds)
+    kinds = tuple(kind for kind in kinds if any(version in rules for version in RULES_OF_KIND[kind]))
+    examples = _examples(config)
+    replays = tuple(_replay(Path(path)) for path in config.getoption("gateproof_replay") or ())
+    run = load_callable(setting, target)
+    return PluginSettings(target, run, kinds, rules, examples, Path(config.inipath), bool(given), replays)
