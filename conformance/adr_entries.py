@@ -49,8 +49,13 @@ def _entries_of(name: str, text: str) -> list[Entry]:
 @cache
 def adr_folder() -> Path:
     """The folder of the shipped adr/ files: ``gateproof.adr``, a folder of data with no module of its own."""
+    import gateproof
+
     spec = importlib.util.find_spec("gateproof.adr")
     folders = [Path(place) for place in (spec.submodule_search_locations or ()) if Path(place).is_dir()] if spec else []
+    # A regular package hides a data folder from the import system in an editable install: look where each layout puts it.
+    here = Path(gateproof.__file__).resolve().parent
+    folders += [folder for folder in (here / "adr", here.parent / "adr") if (folder / "ceiling.md").is_file()]
     if not folders:
         raise FileNotFoundError("the adr/ files are not installed with gateproof (package gateproof.adr)")
     return folders[0]
