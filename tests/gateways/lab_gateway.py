@@ -16,12 +16,22 @@ def _identifier(value) -> bool:
     return isinstance(value, str) and 1 <= len(value) <= 128
 
 
+def _writes_a_key_twice(value) -> bool:
+    """G001.17: an object whose pairs name a key twice, at any depth; such an object's ``items()`` answers every pair written."""
+    if isinstance(value, dict):
+        pairs = list(value.items())
+        return len(pairs) != len(value) or any(_writes_a_key_twice(child) for _, child in pairs)
+    return isinstance(value, list) and any(_writes_a_key_twice(child) for child in value)
+
+
 def _reason(world: dict, session: dict, tool, arguments) -> tuple[str, str | None]:
     """(reason, rule) of the first check in the reason table that fails; ("allowed", None) when none does."""
     if not isinstance(tool, str) or tool not in TOOLS:
         return "unknown_tool", "G001.1"
     if not isinstance(arguments, dict):
         return "malformed_input", "G001.2"
+    if _writes_a_key_twice(arguments):
+        return "malformed_input", "G001.17"
     declared = TOOLS[tool]
     if any(name not in declared for name in arguments):
         return "extra_arguments", "G001.3"
@@ -71,6 +81,8 @@ def _change(world: dict, change: dict) -> None:
 
 
 def _named(world: dict, arguments, name: str, records: str) -> str | None:
+    if _writes_a_key_twice(arguments):
+        return None  # which of the two values is meant is what cannot be known
     value = arguments.get(name) if isinstance(arguments, dict) else None
     known = {r["id"] for r in world.get(records, [])}
     return value if isinstance(value, str) and value in known else None
