@@ -36,9 +36,10 @@ class RuleName(click.ParamType):
 
     name = "VERSION"
 
-    def __init__(self, names: Callable[[], Iterable[str]], what: str = "a rule version") -> None:
+    def __init__(self, names: Callable[[], Iterable[str]], what: str = "a rule version", listing: str = VERSIONS_COMMAND) -> None:
         self.names = names
         self.what = what
+        self.listing = listing
 
     def get_metavar(self, param, ctx=None) -> str:
         return "VERSION"
@@ -47,7 +48,7 @@ class RuleName(click.ParamType):
         names = list(self.names())
         if value in names:
             return value
-        self.fail(unknown_name_message(self.what, value, names, VERSIONS_COMMAND), param, ctx)
+        self.fail(unknown_name_message(self.what, value, names, self.listing), param, ctx)
 
 
 def model_versions() -> list[str]:

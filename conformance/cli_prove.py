@@ -107,7 +107,8 @@ def _print_table(results: list[Result], documents: list[dict], rules: str, bound
               help=f"A rule version of the model, or a deliberately wrong variant (wrong:...) ({VERSIONS_COMMAND} lists them; prove takes those marked *).")
 @click.option("--bound", type=click.IntRange(1, MAX_BOUND), default=8, show_default=True,
               help="The most sources and fallbacks of a send, forced records of each kind in a run story, fields of a call.")
-@click.option("--only", type=click.Choice(sorted(BY_ID)), default=None, help="Prove one invariant by its id.")
+@click.option("--only", metavar="ID", type=RuleName(lambda: sorted(BY_ID), "an invariant id", "gateproof rules"), default=None,
+              help="Prove one invariant by its id (gateproof rules lists the I ids with their titles).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON document.")
 @click.option("--timeout", type=Seconds(), default=DEFAULT_TIMEOUT_SECONDS, show_default=True,
               help="Seconds the solver may spend on one invariant before answering unknown.")

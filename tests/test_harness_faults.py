@@ -143,3 +143,13 @@ def test_an_implementation_that_closes_its_stdout_costs_at_most_the_grace_not_th
     reply = process.run_one(entries()[FAULT][2])
     process.close()
     assert reply.message.startswith("closed its stdout but kept running: killed after 1s")
+
+
+def test_a_reply_line_past_the_protocol_limit_is_a_broken_stream_on_its_own_run(monkeypatch):
+    from gateproof.conformance.harness import channel
+
+    monkeypatch.setattr(channel, "MAX_REPLY_BYTES", 2 * 1024 * 1024)  # the fake writes 4 MiB and never ends the line
+    campaign = drive("endless_line")
+    verdict = next(v for v in campaign.tally.verdicts if v.scenario_id == FAULT_ID)
+    assert verdict.status == "errored" and "longer than 2097152 bytes" in verdict.message
+    assert others_pass(campaign)

@@ -31,6 +31,8 @@ from .protocol import Stop
 
 #: Seconds an implementation that closed its stdout is given to exit before its group is killed; never more than the timeout.
 EOF_GRACE = 1.0
+#: The longest reply line the protocol allows (64 MiB): an outcome of a 16 MiB scenario fits; a stream that never ends a line does not.
+MAX_REPLY_BYTES = 64 * 1024 * 1024
 POLL = 0.01
 
 _LIVE: set["Channel"] = set()  # channels whose process group has not been ended
@@ -164,11 +166,18 @@ class Channel:
         end = chunk.rfind(b"\n")
         if end < 0:
             self.incoming += chunk
+            self._check_length(len(self.incoming))
             return []
         self.incoming += chunk[:end]
         found = bytes(self.incoming).split(b"\n")
         self.incoming = bytearray(chunk[end + 1:])
+        self._check_length(max(len(self.incoming), *map(len, found)))
         return [line for line in found if line.strip()]
+
+    def _check_length(self, length: int) -> None:
+        if length > MAX_REPLY_BYTES:
+            self.incoming = bytearray()
+            raise Broken(f"wrote a line longer than {MAX_REPLY_BYTES} bytes, the most a reply may hold")
 
     def _after_end_of_file(self, grace: float) -> str:
         """Why the stream ended: how it exited, or that it closed its stdout and kept running (then its group is ended)."""
