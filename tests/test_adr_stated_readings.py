@@ -143,3 +143,51 @@ def test_before_adr_164_the_readout_shows_the_forced_set_that_the_send_does_not_
     readout = results(stored, {"op": "readout", "configuration": "c", "forced_snippets": [1]}, rules="pre-164")[0]
     assert readout["effective"] == "secretAdjacent"
     assert send(stored, rules="pre-164", forced_snippets=[1])["decision"] == "undeclared"
+
+
+GATEWAY_CALL_KEYS = {"op", "session", "decision", "reason", "caller_reason", "rule", "stage", "replayed", "exports", "reads", "audit"}
+
+
+def gateway_results(world_fields: dict, *steps: dict, **document) -> list[dict]:
+    from gateproof.model.scenario import run_scenario
+
+    return run_scenario(read_scenario({"gateproof": 1, "id": "s", "kind": "gateway", "world": world_fields, "steps": list(steps), **document}))["results"]
+
+
+@pytest.mark.rule("S001.9")
+def test_a_gateway_world_that_leaves_its_fields_out_takes_the_stated_defaults():
+    bare = {"sessions": [{"id": "s", "user": "u", "tenant": "t"}], "cases": [{"id": "CASE-1", "tenant": "t"}]}
+    # No roles: a read needs an assignment or the supervisor role, and the case has no assignees; the session is valid.
+    [read] = gateway_results(bare, {"op": "call", "session": "s", "tool": "read_case", "arguments": {"case_id": "CASE-1"}})
+    assert (read["reason"], read["rule"]) == ("not_assigned", "G001.12")
+    assigned = {**bare, "cases": [{"id": "CASE-1", "tenant": "t", "assignees": ["u"]}]}
+    [allowed] = gateway_results(assigned, {"op": "call", "session": "s", "tool": "read_case", "arguments": {"case_id": "CASE-1"}})
+    assert allowed["reason"] == "allowed" and allowed["reads"] == [{"case_id": "CASE-1"}]
+    supervisor = {**bare, "sessions": [{"id": "s", "user": "u", "tenant": "t", "roles": ["support"]}],
+                  "cases": [{"id": "CASE-1", "tenant": "t", "assignees": ["u"]}], "destinations": [{"id": "q", "internal": True}]}
+    export = {"op": "call", "session": "s", "tool": "export_case", "arguments": {"case_id": "CASE-1", "destination_id": "q"}}
+    # No content: the payload is the empty string; no rules: lab-001, so no idempotency, rate limit or approval applies.
+    [exported] = gateway_results(supervisor, export)
+    assert exported["exports"] == [{"case_id": "CASE-1", "destination_id": "q", "tenant": "t", "payload": ""}]
+    assert run_rules(supervisor, export) == "lab-001"
+
+
+def run_rules(world_fields: dict, *steps: dict) -> str:
+    from gateproof.model.scenario import run_scenario
+
+    return run_scenario(read_scenario({"gateproof": 1, "id": "s", "kind": "gateway", "world": world_fields, "steps": list(steps)}))["rules"]
+
+
+@pytest.mark.rule("S001.10", "G001.15")
+def test_a_gateway_result_carries_every_key_whatever_its_reason_and_a_change_its_op_alone():
+    world_fields = {"sessions": [{"id": "s", "user": "u", "tenant": "t"}], "cases": [{"id": "CASE-1", "tenant": "t"}]}
+    refused, change, unknown = gateway_results(
+        world_fields,
+        {"op": "call", "session": "s", "tool": "read_case", "arguments": {"case_id": "CASE-1"}},
+        {"op": "revoke_session", "session": "s"},
+        {"op": "call", "session": "s", "tool": "drop_tables", "arguments": []},
+    )
+    for result in (refused, unknown):
+        assert set(result) == GATEWAY_CALL_KEYS and result["exports"] == [] and result["reads"] == [] and result["audit"]["decision"] == "deny"
+    assert change == {"op": "revoke_session"}
+    assert unknown["reason"] == "unknown_tool" and unknown["audit"]["tool"] is None

@@ -78,7 +78,7 @@ UNREACHABLE: dict[str, str] = {
     "model/scenario/story.py:105": "invalid: an update or delete of a record an earlier step removed",
     "model/scenario/story.py:113": "invalid: a step naming a configuration an earlier step deleted",
     "model/gateway/scenario.py:33": "invalid: two gateway records sharing an id",
-    "model/gateway/scenario.py:56": "invalid: a step naming a session or record the world lacks",
+    "model/gateway/scenario.py:57": "invalid: a step naming a session or record the world lacks",
 }
 
 

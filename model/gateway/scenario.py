@@ -36,6 +36,7 @@ def _unique(records: list, where: str) -> None:
 
 
 def read_gateway_world(fields: dict) -> GatewayWorld:
+    """S001.9: the gateway's stored records, each field a record leaves out at its default."""
     for where in ("sessions", "cases", "destinations", "runbooks", "approvals"):
         _unique(fields.get(where, []), where)
     limit = fields.get("rate_limit")
@@ -76,6 +77,7 @@ def read_change(fields: dict, where: str, world: GatewayWorld):
 
 
 def read_gateway_step(fields: dict, position: int, world: GatewayWorld):
+    """S001.9: one step, a call's absent idempotency key and ``before_write`` at their defaults."""
     where = f"$.steps[{position}]"
     if fields["op"] != "call":
         return read_change(fields, where, world)
@@ -97,7 +99,7 @@ def read_gateway_scenario(document: dict) -> GatewayScenario:
 
 
 def call_result(call: Call, trace: CallTrace) -> dict:
-    """The outcome of one call, in the keys of the outcome schema."""
+    """S001.10: the outcome of one call, every key of the outcome schema whatever the reason."""
     return {
         "op": "call",
         "session": call.session,
@@ -132,6 +134,6 @@ def trace_gateway_scenario(scenario: GatewayScenario):
 
 
 def run_gateway_scenario(scenario: GatewayScenario) -> dict:
-    """S001.2 for gateway scenarios: one result per step in step order."""
+    """S001.2, S001.10 for gateway scenarios: one result per step in step order, a world change answering its op alone."""
     results = [call_result(step, trace) if trace else {"op": CHANGE_OPS[type(step)]} for step, trace, _ in trace_gateway_scenario(scenario)]
     return {"gateproof": FORMAT_VERSION, "scenario": scenario.id, "rules": scenario.rules.name, "results": results}
