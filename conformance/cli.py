@@ -14,7 +14,7 @@ import click
 from gateproof.model.scenario import ScenarioError
 
 from .bulk import CHUNK, POOL_AFTER, decided, decisions, error_record
-from .cli_options import decidable_names, rules_option
+from .options import decidable_names, rules_option
 from .documents import dumps_pretty, parse_json, read_document, read_lines
 
 USAGE_ERROR = 2

@@ -15,11 +15,10 @@ import click
 import orjson
 
 from .claims import ClaimCheck, check_claim, claims_to_check
-from .cli_options import RuleName, model_versions, out_option, verbosity_options, VERSIONS_COMMAND
+from .options import VERSIONS_COMMAND, RuleName, hypothesis_kept_out_of_working_directory, model_versions, out_option, verbosity_options
 from .diff import Difference, each_difference, forced_source_count
 from .diff_text import claim_lines, difference_lines, printed, proof_lines, summary_lines
 from .documents import dumps_pretty
-from .options import hypothesis_kept_out_of_working_directory
 from .progress import Progress
 from .proofs.equivalence import SUBJECTS, Comparison, each_comparison
 

@@ -17,9 +17,8 @@ from rich.table import Table
 
 from gateproof.model.versions import DEFAULT_VERSION
 
-from .cli_options import RuleName, out_option, verbosity_options, VERSIONS_COMMAND
+from .options import VERSIONS_COMMAND, RuleName, Seconds, out_option, verbosity_options
 from .documents import dumps_pretty
-from .options import Seconds
 from .progress import Progress
 from .proofs.catalog import BY_ID, CATALOG
 from .proofs.engine import COUNTEREXAMPLE, DEFAULT_TIMEOUT_SECONDS, PROVED, Result, rule_names, semantics_named

@@ -13,7 +13,7 @@ import textwrap
 import click
 
 from .adr_entries import Entry, adr_entries, version_lines
-from .cli_options import unknown_name_message
+from .options import unknown_name_message
 
 USAGE_ERROR = 2
 WIDTH = 100

@@ -14,7 +14,6 @@ from rich.text import Text
 
 from gateproof.model.scenario import ScenarioError, read_scenario
 
-from .cli_options import VERSIONS_COMMAND, unknown_name_message
 from .documents import parse_json, read_document
 from .harness.campaign import KINDS, RULES_OF_KIND, Campaign, CampaignSettings, is_selected
 from .harness.compare import LEVELS
@@ -27,7 +26,7 @@ from .harness.protocol import ProtocolError
 from .harness.results import Tally
 from .harness.shards import parse_shard
 from .implementations import BUILTINS, is_mutant, unavailable
-from .options import Seconds, hypothesis_kept_out_of_working_directory, writable_folder
+from .options import VERSIONS_COMMAND, Seconds, hypothesis_kept_out_of_working_directory, unknown_name_message, writable_folder
 from .reports import terminal
 from .reports.render import FORMATS, render_into
 from .reports.results_log import ResultLog

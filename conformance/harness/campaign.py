@@ -175,10 +175,11 @@ class Campaign:
         return held + sum(share(budget, self.settings.shard) for _, _, budget in self.budgets())
 
     def run_generated(self) -> None:
-        if not self.budgets() and self.settings.examples:
+        budgets = self.budgets()
+        if not budgets and self.settings.examples:
             self.tally.notes.append(f"generated 0 of the {self.settings.examples} scenarios asked: it declares no kind and rule version selected")
         started = time.perf_counter()
-        for kind, version, budget in self.budgets():
+        for kind, version, budget in budgets:
             if self.settings.exitfirst and self.tally.first_failure_after is not None:
                 break
             if budget:

@@ -2,7 +2,7 @@
 
 Every format keeps every character a reader needs: a character a format
 cannot hold (a control character, which XML 1.0 forbids and a terminal or a
-Markdown renderer may act on) is shown as its ``\\uXXXX`` escape instead of
+Markdown renderer may act on) is shown as a ``\\u`` escape of its four hex digits (``\\u001b`` for ESC) instead of
 being dropped.
 """
 
@@ -12,14 +12,14 @@ import html
 import re
 
 #: C0 controls but tab and newline, DEL, C1 controls, lone surrogates and the two non-characters XML 1.0 excludes.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]|~#])")
 _BACKTICKS = re.compile(r"`+")
 
 
 def visible(text: str) -> str:
-    """``text`` with each character no format may carry raw written as its ``\\uXXXX`` escape; tab and newline kept."""
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    """``text`` with each character no format may carry raw written as a ``\\u`` escape of four hex digits; tab and newline kept."""
+    return UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def one_line(text: str) -> str:

@@ -9,7 +9,7 @@ that caught it, named for it, and one failure only when it was missed. A
 campaign cut short gets one error of its own, so a CI never takes a part
 for the whole. Text
 an implementation wrote is escaped, and characters XML 1.0 forbids are shown
-as ``\\uXXXX`` escapes, so the document is always well formed.
+as ``\\u`` escapes of four hex digits (``\\u0000`` for NUL), so the document is always well formed.
 """
 
 from __future__ import annotations

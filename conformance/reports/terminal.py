@@ -19,9 +19,10 @@ from rich.text import Text
 
 from ..harness.difference import differences
 from ..harness.expectations import CAUGHT, CONFORMANT, scenario_size, smallest_counterexample
-from .summary import summary_rows
 from ..harness.results import Tally, Verdict
+from .escape import UNSAFE
 from .failure import failure_lines
+from .summary import summary_rows
 
 SHOWN = 3  # disagreements printed in full per implementation expected to conform
 MUTANTS_LISTED = 5  # up to this many caught mutants get a row of their own
@@ -31,12 +32,9 @@ STYLE = {"conformant": "green", "caught": "cyan", "NOT CONFORMANT": "bold red", 
 COUNTED = ("passed", "failed", "known", "nondeterministic", "skipped", "errored")
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
 def visible(text: str) -> str:
-    """Text an implementation wrote, with every control character shown as an escape: it can neither move the cursor nor colour the screen."""
-    return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+    """Text an implementation wrote, each character :data:`escape.UNSAFE` names shown as an escape: it can neither move the cursor nor colour the screen."""
+    return UNSAFE.sub(lambda match: f"\\x{ord(match.group()):02x}" if ord(match.group()) < 0x100 else f"\\u{ord(match.group()):04x}", text)
 
 
 def width() -> int:
