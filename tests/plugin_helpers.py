@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from hypothesis import _settings as hypothesis_settings
+
 from gateproof.conformance.harness.corpus import load_corpus
 
 TESTS = Path(__file__).resolve().parent
@@ -34,3 +36,13 @@ def recorded(path: Path) -> list[dict]:
     if not path.exists():
         return []
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+#: What tells pytest (CI, BUILD_NUMBER) or hypothesis (its own list) that they run in CI, where both change behaviour.
+CI_VARIABLES = sorted({"CI", "BUILD_NUMBER", "GITHUB_ACTIONS", "GITLAB_CI", "TF_BUILD", *getattr(hypothesis_settings, "_CI_VARS", ())})
+
+
+def outside_ci(monkeypatch) -> None:
+    """Run the inner pytest as on a developer's machine, even when this suite itself runs in CI."""
+    for name in CI_VARIABLES:
+        monkeypatch.delenv(name, raising=False)

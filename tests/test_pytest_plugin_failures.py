@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from plugin_helpers import ini, recorded
+from plugin_helpers import ini, outside_ci, recorded
 
 from gateproof.conformance.harness.hunt import model_outcome
 
@@ -43,7 +43,8 @@ def test_a_wrong_setting_is_a_usage_error_naming_the_setting_the_value_and_what_
     assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
 
 
-def test_a_wrong_gateway_shows_each_differing_field_its_rules_the_scenario_and_a_replay_that_runs_as_printed(pytester):
+def test_a_wrong_gateway_shows_each_differing_field_its_rules_the_scenario_and_a_replay_that_runs_as_printed(pytester, monkeypatch):
+    outside_ci(monkeypatch)
     pytester.makeini(ini("gateways.cross_tenant_gateway:run", examples=60))
     result = pytester.runpytest("-p", "no:cacheprovider", "-k", "generated or cross-tenant.read")
     result.assert_outcomes(failed=2)
@@ -66,6 +67,18 @@ def test_a_wrong_gateway_shows_each_differing_field_its_rules_the_scenario_and_a
     explain = next(line.split("explain: ", 1)[1] for line in result.outlines if line.startswith("  explain: "))
     shown = subprocess.run(shlex.split(explain), cwd=pytester.path, env=environment, capture_output=True, text=True, timeout=300)
     assert shown.returncode == 0 and "step 0: call" in shown.stdout  # steps are counted from 0, as in the failure above
+
+
+@pytest.mark.parametrize("workers", [(), ("-n", "2")], ids=["one process", "xdist"])
+def test_in_ci_a_failure_is_printed_once_and_its_summary_line_is_the_first_line_only(pytester, monkeypatch, workers):
+    monkeypatch.setenv("CI", "true")  # pytest prints the crash message of each failure whole in CI
+    pytester.makeini(ini("gateways.cross_tenant_gateway:run"))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-k", "cross-tenant.read", *workers, timeout=600)
+    result.assert_outcomes(failed=1)
+    assert sum(line.startswith("  replay:  ") for line in result.outlines) == 1
+    summary = [line for line in result.outlines if line.startswith("FAILED ")]
+    assert summary == ["FAILED tox.ini::corpus::gw.cross-tenant.read - "
+                       "gateways.cross_tenant_gateway:run failed: gw.cross-tenant.read  (gateway/cross_tenant)"]
 
 
 def test_the_reduced_generated_scenario_is_smaller_and_still_differs(pytester, monkeypatch):

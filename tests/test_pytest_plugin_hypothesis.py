@@ -7,7 +7,7 @@ a file, so a test reads back what hypothesis drew and in which order.
 from __future__ import annotations
 
 import pytest
-from plugin_helpers import ini, recorded
+from plugin_helpers import ini, outside_ci, recorded
 
 from gateproof.conformance.harness.hunt import model_outcome
 
@@ -21,6 +21,7 @@ settings.register_profile("nodb", database=None)
 
 @pytest.fixture
 def record(pytester, monkeypatch):
+    outside_ci(monkeypatch)  # in CI, hypothesis loads its "ci" profile: derandomized, no database
     path = pytester.path / "seen.jsonl"
     monkeypatch.setenv("GATEPROOF_RECORD", str(path))
     pytester.makeini(ini("gateways.recording_gateway:run", examples=40))
@@ -65,3 +66,14 @@ def test_statistics_are_shown_for_the_generated_item(pytester, record):
     result = _generated(pytester, "--hypothesis-show-statistics")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["*Hypothesis Statistics*", "*tox.ini::generated::lab-001:*", "*40 passing, 0 failing*"])
+
+
+def test_in_ci_hypothesis_s_ci_profile_holds_derandomized_and_without_a_database(pytester, monkeypatch, record):
+    monkeypatch.setenv("CI", "true")
+    runs = []
+    for _ in range(2):
+        _generated(pytester).assert_outcomes(passed=1)
+        runs.append(recorded(record))
+        record.unlink()
+    assert runs[0] == runs[1] and len(runs[0]) == 40
+    assert not (pytester.path / ".hypothesis" / "examples").exists()

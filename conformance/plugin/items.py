@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from _pytest._code.code import ReprEntryNative, ReprExceptionInfo, ReprFileLocation, ReprTraceback
 
 from ..harness.corpus import load_corpus
 from ..harness.hunt import CONFIRMATIONS, model_outcome
@@ -23,6 +24,18 @@ from .options import PluginSettings
 from .search import Found, Search, check
 
 PLUGIN_DIR = Path(__file__).resolve().parent
+
+
+def whole_text(text: str, path: Path) -> ReprExceptionInfo:
+    """The failure as pytest shows an exception: the whole text in the failures section, its first line as the crash message.
+
+    A bare string would be the short summary's message too, and pytest prints
+    that message whole when it runs in CI: every failure would be printed
+    twice. This form also crosses pytest-xdist's wire intact.
+    """
+    lines = [line + "\n" for line in text.splitlines()]
+    return ReprExceptionInfo(reprtraceback=ReprTraceback([ReprEntryNative(lines)], None, "native"),
+                             reprcrash=ReprFileLocation(str(path), 0, text.splitlines()[0] if text else ""))
 
 
 class GateproofFile(pytest.File):
@@ -69,7 +82,7 @@ class GateproofItem(pytest.Item):
             return super().repr_failure(excinfo, style)
         failure = excinfo.value
         if failure.raised is None:
-            return failure.text
+            return whole_text(failure.text, self.path)
         # The gateway's own frames first: the plugin's and pytest's are trimmed away.
         raised = pytest.ExceptionInfo.from_exception(failure.raised)
         raised.traceback = raised.traceback.filter(lambda entry: PLUGIN_DIR not in Path(entry.path).parents)
