@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gateproof.conformance.bench import bench_jsonl
+from gateproof.conformance.bench.figures import bench_jsonl
 
 
 def test_the_jsonl_benchmark_runs_the_command_and_prints_every_figure():
@@ -18,7 +18,7 @@ def test_the_jsonl_benchmark_runs_the_command_and_prints_every_figure():
 
 
 def test_the_protocol_benchmark_replays_the_corpus_and_prints_best_and_worst():
-    from gateproof.conformance.bench import bench_protocol
+    from gateproof.conformance.bench.figures import bench_protocol
 
     printed: list[str] = []
     bench_protocol(print=printed.append, repeat=2, examples=5)
@@ -27,7 +27,7 @@ def test_the_protocol_benchmark_replays_the_corpus_and_prints_best_and_worst():
 
 
 def test_the_shard_benchmark_runs_one_and_two_shards_and_prints_their_ratio():
-    from gateproof.conformance.bench_shards import bench_shards
+    from gateproof.conformance.bench.shards import bench_shards
 
     printed: list[str] = []
     bench_shards(print=printed.append, examples=40)

@@ -1,0 +1,3 @@
+from .figures import main
+
+main()
