@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
-from gateway_helpers import ATTACK, EXPORT, LAB_WORLD, call, results
+from gateway_helpers import ATTACK, EXPORT, LAB_WORLD, call, outcome, results
 
 NEXT = "lab-001+next"
 APPROVAL = {"id": "ap-1", "tool": "export_case", "arguments": ATTACK, "user": "ana", "expires_at": 100}
@@ -54,3 +56,32 @@ def test_another_session_of_the_same_user_is_another_action_for_a_key():
     first, second = results(call("export_case", EXPORT, idempotency_key="k"), call("export_case", EXPORT, session="ana-2", idempotency_key="k"),
                             rules=NEXT, sessions=sessions)
     assert first["decision"] == "allow" and second["reason"] == "idempotency_conflict"
+
+
+def malformed_cases() -> list[dict]:
+    from gateproof.conformance.gateway_corpus import FAMILIES
+
+    return FAMILIES["malformed"][1]
+
+
+def stripped(world: dict, change: str) -> dict:
+    """The lab's world with the session revoked, or with no case, or with no destination stored."""
+    world = copy.deepcopy(world)
+    if change == "revoked":
+        world["sessions"] = [dict(s, valid=False) for s in world["sessions"]]
+    else:
+        world[change] = []
+    return world
+
+
+@pytest.mark.rule("G001.13", "G001.15")
+@pytest.mark.parametrize("rules", ["lab-001", NEXT])
+@pytest.mark.parametrize("entry", malformed_cases(), ids=lambda entry: entry["id"])
+def test_a_shape_refusal_is_decided_on_the_proposal_alone_whatever_storage_and_the_session_hold(entry, rules):
+    verdict_keys = ("decision", "reason", "caller_reason", "rule", "stage")
+    verdicts = []
+    for change in (None, "revoked", "cases", "destinations"):
+        document = dict(entry["scenario"], rules=rules, world=stripped(entry["scenario"]["world"], change) if change else entry["scenario"]["world"])
+        result, = outcome(document)["results"]
+        verdicts.append(tuple(result[key] for key in verdict_keys))
+    assert len(set(verdicts)) == 1 and verdicts[0][0] == "deny" and verdicts[0][4] == "check"
