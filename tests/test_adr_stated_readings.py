@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gateproof.model.scenario import ScenarioError, read_scenario
-from support import results, scenario, send, skill, snippet, world
+from support import readout, results, scenario, send, skill, snippet, world
 
 
 @pytest.mark.rule("S001.7")
@@ -191,3 +191,15 @@ def test_a_gateway_result_carries_every_key_whatever_its_reason_and_a_change_its
         assert set(result) == GATEWAY_CALL_KEYS and result["exports"] == [] and result["reads"] == [] and result["audit"]["decision"] == "deny"
     assert change == {"op": "revoke_session"}
     assert unknown["reason"] == "unknown_tool" and unknown["audit"]["tool"] is None
+
+
+@pytest.mark.rule("C144.4")
+def test_snippets_of_equal_sorting_are_ordered_by_the_name_field_not_the_identifier():
+    # Identifiers order a, z; names order alpha (uid 2), zeta (uid 1): the later in name order names the tie (C144.9).
+    records = [snippet(1, "editorContent", identifier="a", name="zeta", tags="t"), snippet(2, "editorContent", identifier="z", name="alpha", tags="t")]
+    stored = world(zone="local", configuration={"snippet_tags": "t"}, snippets=records)
+    assert [s["source"] for s in readout(stored)["sources"]] == ['snippet "z"', 'snippet "a"']
+    assert send({**stored, "snippets": records[::-1]})["source"] == 'snippet "a"'
+    # Sorting comes before the name: a lower sorting leads whatever its name.
+    records[0]["sorting"] = -1
+    assert [s["source"] for s in readout(stored)["sources"]] == ['snippet "a"', 'snippet "z"']

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+
+import pytest
 
 from gateproof.conformance.harness.compare import DECISION_KEYS, REASON_KEYS, compare
 
@@ -28,3 +31,38 @@ def test_a_key_one_side_lacks_differs_and_the_number_of_results_counts_at_every_
         assert compare(mine, {**mine, "results": mine["results"] * 2}, level).keys == ("results",)
     assert compare(mine, {**mine, "rules": "nr-llm"}, "full").keys == ("rules",)
     assert compare(mine, {**mine, "rules": "nr-llm"}, "reason") is None
+
+
+@pytest.mark.rule("S001.1")
+def test_a_generated_scenario_the_model_refuses_as_input_is_never_sent():
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from gateproof.conformance.harness.hunt import Hunt, model_outcome
+    from gateproof.conformance.harness.protocol import Outcome
+
+    valid = {"gateproof": 1, "id": "valid", "world": {"configurations": [{"identifier": "c"}]}, "steps": [{"op": "classify", "configuration": "c"}]}
+    invalid = {**valid, "id": "invalid", "steps": [{"op": "classify", "configuration": "nowhere"}]}
+    sent = []
+
+    def run_many(scenarios):
+        for scenario in scenarios:
+            sent.append(scenario["id"])
+            yield scenario, Outcome(0, model_outcome(scenario))
+
+    tally = SimpleNamespace(generated=0, unkept=Counter(), count_scenario=lambda *args: None)
+    campaign = SimpleNamespace(process=SimpleNamespace(run_many=run_many), tally=tally, advance=lambda: None)
+    assert Hunt(campaign, "ceiling", "adr-179", 2).sweep([invalid, valid, invalid]) == []
+    assert sent == ["valid"] and tally.generated == 1
+
+
+@pytest.mark.rule("S001.1")
+def test_an_invalid_replay_file_stops_verify_naming_the_field(tmp_path):
+    from click.testing import CliRunner
+
+    from gateproof.conformance.cli import main
+
+    document = {"gateproof": 1, "id": "r", "world": {"configurations": [{"identifier": "c"}]}, "steps": [{"op": "send", "configuration": "gone"}]}
+    (tmp_path / "r.json").write_text(json.dumps(document), encoding="utf-8")
+    done = CliRunner().invoke(main, ["verify", "--builtin", "reference", "--out", str(tmp_path / "out"), "--replay", str(tmp_path / "r.json")])
+    assert done.exit_code == 2 and "$.steps[0].configuration" in done.output and "Traceback" not in done.output
