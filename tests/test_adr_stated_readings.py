@@ -203,3 +203,15 @@ def test_snippets_of_equal_sorting_are_ordered_by_the_name_field_not_the_identif
     # Sorting comes before the name: a lower sorting leads whatever its name.
     records[0]["sorting"] = -1
     assert [s["source"] for s in readout(stored)["sources"]] == ['snippet "a"', 'snippet "z"']
+
+
+@pytest.mark.rule("S001.8", "C179.2")
+@pytest.mark.parametrize("rules", ["adr-175", "adr-179", "nr-llm"])
+def test_a_readout_lists_what_arrived_and_never_carries_dropped(rules):
+    stored = world(snippets=[snippet(1, "secretAdjacent", active=False)], skills=[skill(1, "secretAdjacent", enabled=False)])
+    forced = {"forced_snippets": [1, 2], "forced_skills": [1]}
+    readout_result, queued_run = (results(stored, {"op": "readout", "configuration": "c", **forced}, {"op": "queue", "run": "r", "configuration": "c", **forced},
+                                          {"op": "dequeue", "run": "r"}, rules=rules)[i] for i in (0, 2))
+    assert readout_result == {"op": "readout", "sources": [], "effective": None, "effective_source": ""}
+    # The same forced set on a dequeue is recorded from adr-179 on, the code included: the readout's silence is the rule, not an empty list.
+    assert ("dropped" in queued_run) is (rules != "adr-175")

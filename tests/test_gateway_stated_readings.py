@@ -27,6 +27,8 @@ def test_the_audit_names_a_stored_case_and_a_configured_destination_on_every_cal
     unknown, = results(call("delete_case", {"case_id": "CASE-1", "destination_id": "nowhere"}))
     assert unknown["reason"] == "unknown_tool"
     assert (unknown["audit"]["tool"], unknown["audit"]["case_id"], unknown["audit"]["destination_id"]) == (None, "CASE-1", None)
+    configured, = results(call("delete_case", {"case_id": "CASE-404", "destination_id": "partner-drop"}))
+    assert (configured["audit"]["case_id"], configured["audit"]["destination_id"]) == (None, "partner-drop")
 
 
 @pytest.mark.rule("G002.1", "G002.6")
