@@ -3,8 +3,10 @@
 Run with ``python -m gateproof.conformance.generation.reach [--count N] [--seed S]``.
 ``count`` scenarios of every (kind, version) are drawn from the campaign's
 generators and decided in process, under coverage.py's branch measurement
-of model/ and the predicate hook of :mod:`.measure`. Each rule id is mapped
-to its functions by its adr/ entry (:mod:`.reach_rules`). A rule is reached
+of model/ and the predicate hook of :mod:`.measure`. Each rule id the model
+implements is mapped to its functions by its adr/ entry (:mod:`.reach_rules`);
+the one the harness implements (S001.11) decides no scenario and is left to
+its tests. A rule is reached
 both ways when each of its functions ran, took every way of each branch,
 and, if it is a predicate with no branch, answered both yes and no; what no
 valid scenario document can reach is excused only by :data:`UNREACHABLE`.
@@ -183,9 +185,14 @@ def function_reach(function: RuleFunction, measurement: Measurement) -> Function
     return FunctionReach(function, region, predicate, frozenset(truthy for _, truthy in answers))
 
 
+def model_rules() -> list[Rule]:
+    """The rules of adr/ the model implements: a rule the harness implements (how an outcome is compared, S001.11) decides no scenario, so only its tests reach it."""
+    return [rule for rule in read_rules() if all(f.file.is_relative_to(MODEL_DIR) for f in rule.functions)]
+
+
 def measure_reach(count: int = DEFAULT_COUNT, seed: int = 0) -> Reach:
-    """Decide ``count`` generated scenarios of every (kind, version) under measurement, and say how far each rule was reached."""
-    rules = read_rules()
+    """Decide ``count`` generated scenarios of every (kind, version) under measurement, and say how far each rule the model implements was reached."""
+    rules = model_rules()
     documents = [d for kind, version in TARGETS for d in islice(scenarios(kind, version, seed), count)]
 
     def decide_all():
