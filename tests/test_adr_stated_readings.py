@@ -215,3 +215,24 @@ def test_a_readout_lists_what_arrived_and_never_carries_dropped(rules):
     assert readout_result == {"op": "readout", "sources": [], "effective": None, "effective_source": ""}
     # The same forced set on a dequeue is recorded from adr-179 on, the code included: the readout's silence is the rule, not an empty list.
     assert ("dropped" in queued_run) is (rules != "adr-175")
+
+
+NOT_GATED = ("declared_class", "zone", "ceiling", "enforcing", "message", "exception")
+
+
+@pytest.mark.rule("S001.8", "C144.10", "C164.5")
+@pytest.mark.parametrize("case", ["undeclared", "permitted", "refused", "observed", "dry_run"])
+def test_each_decision_key_holds_what_the_text_says_or_null_where_it_does_not_apply(case):
+    declared = case != "undeclared"
+    stored = world(zone="local" if case == "permitted" else "externalGlobal", snippets=[snippet(1, "secretAdjacent" if declared else None)],
+                   enforcement="observe" if case == "observed" else None)
+    result = send(stored, forced_snippets=[1], dry_run=case == "dry_run")
+    assert result["decision"] == case
+    if case == "dry_run":
+        assert {key: result[key] for key in NOT_GATED} == dict.fromkeys(NOT_GATED) and (result["source"], result["sent"], result["audit"]) == ("", False, [])
+        return
+    assert (result["declared_class"], result["source"]) == (("secretAdjacent", 'snippet "s1"') if declared else (None, ""))
+    assert (result["zone"] is None, result["ceiling"] is None) == (not declared, not declared)
+    assert result["enforcing"] == {"refused": True, "observed": False}.get(case)
+    assert isinstance(result["message"], str) and (result["exception"] is not None) is (case == "refused")
+    assert len(result["audit"]) == (1 if case in ("refused", "observed") else 0)
