@@ -236,3 +236,11 @@ def test_each_decision_key_holds_what_the_text_says_or_null_where_it_does_not_ap
     assert result["enforcing"] == {"refused": True, "observed": False}.get(case)
     assert isinstance(result["message"], str) and (result["exception"] is not None) is (case == "refused")
     assert len(result["audit"]) == (1 if case in ("refused", "observed") else 0)
+
+
+@pytest.mark.rule("C144.14", "C144.15")
+def test_the_audit_record_holds_each_value_under_the_key_the_text_names():
+    stored = world(configuration={"identifier": "conf"}, snippets=[snippet(1, "secretAdjacent", identifier="legal")], enforcement="observe")
+    record, = results(stored, {"op": "send", "configuration": "conf", "forced_snippets": [1], "be_user": 7, "run_uid": 3})[0]["audit"]
+    assert record == {"decision": "context_blocked", "reason": "secretAdjacent", "detail": 'snippet "legal" (observe)', "provider": "p", "model": "m",
+                      "configuration": "conf", "be_user": 7, "agentrun_uid": 3, "correlation_id": "", "tool_name": "", "guardrail": ""}

@@ -87,3 +87,26 @@ def test_a_shape_refusal_is_decided_on_the_proposal_alone_whatever_storage_and_t
         result, = outcome(document)["results"]
         verdicts.append(tuple(result[key] for key in verdict_keys))
     assert len(set(verdicts)) == 1 and verdicts[0][0] == "deny" and verdicts[0][4] == "check"
+
+
+@pytest.mark.rule("G001.15", "G001.10", "G002.2")
+def test_the_audit_record_holds_each_value_under_the_key_the_text_names():
+    first, replay = results(call("export_case", EXPORT, idempotency_key="k"), call("export_case", EXPORT, idempotency_key="k"), rules=NEXT)
+    expected = {"decision": "allow", "reason": "allowed", "tool": "export_case", "user": "ana", "tenant": "acme", "case_id": "CASE-1",
+                "destination_id": "review-queue", "stage": "check", "replayed": False}
+    assert first["audit"] == expected and replay["audit"] == {**expected, "replayed": True}
+    # eve of globex asks for acme's case: the caller is told case_not_found, the record keeps the true reason.
+    across, = results(call("read_case", {"case_id": "CASE-1"}, session="eve"))
+    assert across["caller_reason"] == "case_not_found" and across["audit"]["reason"] == "tenant_mismatch" and across["audit"]["tenant"] == "globex"
+
+
+@pytest.mark.rule("S001.10", "G001.14")
+def test_an_export_and_a_read_record_what_the_text_says_and_a_replay_records_none():
+    export, replay, read = results(call("export_case", EXPORT, idempotency_key="k"), call("export_case", EXPORT, idempotency_key="k"),
+                                   call("read_case", {"case_id": "CASE-1"}), rules=NEXT)
+    case = LAB_WORLD["cases"][0]
+    assert export["exports"] == [{"case_id": "CASE-1", "destination_id": "review-queue", "tenant": case["tenant"], "payload": case["content"]}]
+    assert (replay["exports"], replay["reads"], read["exports"], read["reads"]) == ([], [], [], [{"case_id": "CASE-1"}])
+    assert (export["rule"], read["rule"]) == (None, None)
+    refused, = results(call("export_case", EXPORT, session="bo"))
+    assert (refused["reason"], refused["rule"]) == ("not_assigned", "G001.11")
