@@ -244,3 +244,17 @@ def test_the_audit_record_holds_each_value_under_the_key_the_text_names():
     record, = results(stored, {"op": "send", "configuration": "conf", "forced_snippets": [1], "be_user": 7, "run_uid": 3})[0]["audit"]
     assert record == {"decision": "context_blocked", "reason": "secretAdjacent", "detail": 'snippet "legal" (observe)', "provider": "p", "model": "m",
                       "configuration": "conf", "be_user": 7, "agentrun_uid": 3, "correlation_id": "", "tool_name": "", "guardrail": ""}
+
+
+@pytest.mark.rule("C165.1", "C179.1", "C144.16")
+def test_a_suspended_state_a_dropped_record_and_a_readout_entry_use_the_keys_the_text_names():
+    stored = world(snippets=[snippet(1, "publicContent"), snippet(2, "publicContent", active=False)], skills=[skill(3)])
+    forced = {"forced_snippets": [1, 2, 9, 1], "forced_skills": [3, 8]}
+    steps = [{"op": "readout", "configuration": "c", **forced}, {"op": "queue", "run": "r", "configuration": "c", **forced},
+             {"op": "dequeue", "run": "r"}, {"op": "suspend", "run": "r"}]
+    listed, _, started, suspended = results(stored, *steps)
+    assert listed["sources"] == [{"source": 'snippet "s1"', "data_class": "publicContent"}, {"source": 'skill "k3"', "data_class": None}]
+    assert started["dropped"] == [{"kind": "skill", "uid": 8, "reason": "gone"}, {"kind": "snippet", "uid": 2, "reason": "deactivated"},
+                                  {"kind": "snippet", "uid": 9, "reason": "gone"}]
+    assert suspended["state"] == {"forced_snippet_uids": [1, 1], "forced_skill_uids": [3]}
+    assert results(stored, *steps[1:], rules="adr-164")[2]["state"] == {}
