@@ -61,7 +61,7 @@ def test_another_session_of_the_same_user_is_another_action_for_a_key():
 
 
 def malformed_cases() -> list[dict]:
-    from gateproof.conformance.gateway_corpus import FAMILIES
+    from gateproof.conformance.corpus.attacks import FAMILIES
 
     return FAMILIES["malformed"][1]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gateproof.conformance.adr_entries import adr_entries
+from gateproof.conformance.explanation.adr_entries import adr_entries
 from gateproof.conformance.harness.compare import DECISION_KEYS, REASON_KEYS, compare
 
 PROTOCOL = (Path(__file__).resolve().parent.parent / "conformance" / "PROTOCOL.md").read_text(encoding="utf-8")
