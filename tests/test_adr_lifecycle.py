@@ -36,3 +36,23 @@ def test_the_implementing_function_carries_the_id(entry):
 
 def test_every_id_is_pinned_by_a_test():
     assert {e["id"] for e in entries()} <= marked_ids()
+
+
+@pytest.mark.rule("S001.1", "S002.1", "S002.2")
+@pytest.mark.parametrize(("step", "field"), [
+    ({"op": "delete", "kind": "snippet", "uid": 1, "identifier": "s1"}, "identifier"),
+    ({"op": "update", "kind": "snippet", "identifier": "s1", "set": {"active": False}}, "uid"),
+    ({"op": "delete", "kind": "configuration", "identifier": "c", "uid": 1}, "uid"),
+    ({"op": "update", "kind": "provider", "uid": 1, "set": {"zone": "local"}}, "identifier"),
+])
+def test_a_changed_record_is_named_by_its_one_key_and_a_second_key_is_refused(step, field):
+    from gateproof.model.scenario import ScenarioError, read_scenario
+
+    document = {"gateproof": 1, "id": "t", "world": {"providers": [{"identifier": "p"}], "configurations": [{"identifier": "c"}],
+                                                    "snippets": [{"uid": 1, "identifier": "s1"}]}, "steps": [step]}
+    with pytest.raises(ScenarioError) as refused:
+        read_scenario(document)
+    assert refused.value.path == f"$.steps[0].{field}"
+    alone = {key: value for key, value in step.items() if key != field} if field in step else None
+    if alone is not None:
+        read_scenario({**document, "steps": [alone]})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gateproof.model.scenario import ScenarioError, read_scenario
-from support import results, scenario, send, skill, snippet, world
+from support import readout, results, scenario, send, skill, snippet, world
 
 
 @pytest.mark.rule("S001.7")
@@ -191,3 +191,70 @@ def test_a_gateway_result_carries_every_key_whatever_its_reason_and_a_change_its
         assert set(result) == GATEWAY_CALL_KEYS and result["exports"] == [] and result["reads"] == [] and result["audit"]["decision"] == "deny"
     assert change == {"op": "revoke_session"}
     assert unknown["reason"] == "unknown_tool" and unknown["audit"]["tool"] is None
+
+
+@pytest.mark.rule("C144.4")
+def test_snippets_of_equal_sorting_are_ordered_by_the_name_field_not_the_identifier():
+    # Identifiers order a, z; names order alpha (uid 2), zeta (uid 1): the later in name order names the tie (C144.9).
+    records = [snippet(1, "editorContent", identifier="a", name="zeta", tags="t"), snippet(2, "editorContent", identifier="z", name="alpha", tags="t")]
+    stored = world(zone="local", configuration={"snippet_tags": "t"}, snippets=records)
+    assert [s["source"] for s in readout(stored)["sources"]] == ['snippet "z"', 'snippet "a"']
+    assert send({**stored, "snippets": records[::-1]})["source"] == 'snippet "a"'
+    # Sorting comes before the name: a lower sorting leads whatever its name.
+    records[0]["sorting"] = -1
+    assert [s["source"] for s in readout(stored)["sources"]] == ['snippet "a"', 'snippet "z"']
+
+
+@pytest.mark.rule("S001.8", "C179.2")
+@pytest.mark.parametrize("rules", ["adr-175", "adr-179", "nr-llm"])
+def test_a_readout_lists_what_arrived_and_never_carries_dropped(rules):
+    stored = world(snippets=[snippet(1, "secretAdjacent", active=False)], skills=[skill(1, "secretAdjacent", enabled=False)])
+    forced = {"forced_snippets": [1, 2], "forced_skills": [1]}
+    readout_result, queued_run = (results(stored, {"op": "readout", "configuration": "c", **forced}, {"op": "queue", "run": "r", "configuration": "c", **forced},
+                                          {"op": "dequeue", "run": "r"}, rules=rules)[i] for i in (0, 2))
+    assert readout_result == {"op": "readout", "sources": [], "effective": None, "effective_source": ""}
+    # The same forced set on a dequeue is recorded from adr-179 on, the code included: the readout's silence is the rule, not an empty list.
+    assert ("dropped" in queued_run) is (rules != "adr-175")
+
+
+NOT_GATED = ("declared_class", "zone", "ceiling", "enforcing", "message", "exception")
+
+
+@pytest.mark.rule("S001.8", "C144.10", "C164.5")
+@pytest.mark.parametrize("case", ["undeclared", "permitted", "refused", "observed", "dry_run"])
+def test_each_decision_key_holds_what_the_text_says_or_null_where_it_does_not_apply(case):
+    declared = case != "undeclared"
+    stored = world(zone="local" if case == "permitted" else "externalGlobal", snippets=[snippet(1, "secretAdjacent" if declared else None)],
+                   enforcement="observe" if case == "observed" else None)
+    result = send(stored, forced_snippets=[1], dry_run=case == "dry_run")
+    assert result["decision"] == case
+    if case == "dry_run":
+        assert {key: result[key] for key in NOT_GATED} == dict.fromkeys(NOT_GATED) and (result["source"], result["sent"], result["audit"]) == ("", False, [])
+        return
+    assert (result["declared_class"], result["source"]) == (("secretAdjacent", 'snippet "s1"') if declared else (None, ""))
+    assert (result["zone"] is None, result["ceiling"] is None) == (not declared, not declared)
+    assert result["enforcing"] == {"refused": True, "observed": False}.get(case)
+    assert isinstance(result["message"], str) and (result["exception"] is not None) is (case == "refused")
+    assert len(result["audit"]) == (1 if case in ("refused", "observed") else 0)
+
+
+@pytest.mark.rule("C144.14", "C144.15")
+def test_the_audit_record_holds_each_value_under_the_key_the_text_names():
+    stored = world(configuration={"identifier": "conf"}, snippets=[snippet(1, "secretAdjacent", identifier="legal")], enforcement="observe")
+    record, = results(stored, {"op": "send", "configuration": "conf", "forced_snippets": [1], "be_user": 7, "run_uid": 3})[0]["audit"]
+    assert record == {"decision": "context_blocked", "reason": "secretAdjacent", "detail": 'snippet "legal" (observe)', "provider": "p", "model": "m",
+                      "configuration": "conf", "be_user": 7, "agentrun_uid": 3, "correlation_id": "", "tool_name": "", "guardrail": ""}
+
+
+@pytest.mark.rule("C165.1", "C179.1", "C144.16")
+def test_a_suspended_state_a_dropped_record_and_a_readout_entry_use_the_keys_the_text_names():
+    stored = world(snippets=[snippet(1, "publicContent"), snippet(2, "publicContent", active=False)], skills=[skill(3)])
+    forced = {"forced_snippets": [1, 2, 9, 1], "forced_skills": [3, 8]}
+    steps = [{"op": "readout", "configuration": "c", **forced}, {"op": "queue", "run": "r", "configuration": "c", **forced},
+             {"op": "dequeue", "run": "r"}, {"op": "suspend", "run": "r"}]
+    listed, _, started, suspended = results(stored, *steps)
+    assert listed["sources"] == [{"source": 'snippet "s1"', "data_class": "publicContent"}, {"source": 'skill "k3"', "data_class": None}]
+    assert started["dropped"] == [{"kind": "skill", "uid": 8, "reason": "gone"}, {"kind": "snippet", "uid": 2, "reason": "deactivated"},
+                                  {"kind": "snippet", "uid": 9, "reason": "gone"}]
+    assert suspended["state"] == {"forced_snippet_uids": [1, 1], "forced_skill_uids": [3]}
+    assert results(stored, *steps[1:], rules="adr-164")[2]["state"] == {}

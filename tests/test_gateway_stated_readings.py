@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
-from gateway_helpers import ATTACK, EXPORT, LAB_WORLD, call, results
+from gateway_helpers import ATTACK, EXPORT, LAB_WORLD, call, outcome, results
 
 NEXT = "lab-001+next"
 APPROVAL = {"id": "ap-1", "tool": "export_case", "arguments": ATTACK, "user": "ana", "expires_at": 100}
@@ -25,6 +27,8 @@ def test_the_audit_names_a_stored_case_and_a_configured_destination_on_every_cal
     unknown, = results(call("delete_case", {"case_id": "CASE-1", "destination_id": "nowhere"}))
     assert unknown["reason"] == "unknown_tool"
     assert (unknown["audit"]["tool"], unknown["audit"]["case_id"], unknown["audit"]["destination_id"]) == (None, "CASE-1", None)
+    configured, = results(call("delete_case", {"case_id": "CASE-404", "destination_id": "partner-drop"}))
+    assert (configured["audit"]["case_id"], configured["audit"]["destination_id"]) == (None, "partner-drop")
 
 
 @pytest.mark.rule("G002.1", "G002.6")
@@ -54,3 +58,55 @@ def test_another_session_of_the_same_user_is_another_action_for_a_key():
     first, second = results(call("export_case", EXPORT, idempotency_key="k"), call("export_case", EXPORT, session="ana-2", idempotency_key="k"),
                             rules=NEXT, sessions=sessions)
     assert first["decision"] == "allow" and second["reason"] == "idempotency_conflict"
+
+
+def malformed_cases() -> list[dict]:
+    from gateproof.conformance.corpus.attacks import FAMILIES
+
+    return FAMILIES["malformed"][1]
+
+
+def stripped(world: dict, change: str) -> dict:
+    """The lab's world with the session revoked, or with no case, or with no destination stored."""
+    world = copy.deepcopy(world)
+    if change == "revoked":
+        world["sessions"] = [dict(s, valid=False) for s in world["sessions"]]
+    else:
+        world[change] = []
+    return world
+
+
+@pytest.mark.rule("G001.13", "G001.15")
+@pytest.mark.parametrize("rules", ["lab-001", NEXT])
+@pytest.mark.parametrize("entry", malformed_cases(), ids=lambda entry: entry["id"])
+def test_a_shape_refusal_is_decided_on_the_proposal_alone_whatever_storage_and_the_session_hold(entry, rules):
+    verdict_keys = ("decision", "reason", "caller_reason", "rule", "stage")
+    verdicts = []
+    for change in (None, "revoked", "cases", "destinations"):
+        document = dict(entry["scenario"], rules=rules, world=stripped(entry["scenario"]["world"], change) if change else entry["scenario"]["world"])
+        result, = outcome(document)["results"]
+        verdicts.append(tuple(result[key] for key in verdict_keys))
+    assert len(set(verdicts)) == 1 and verdicts[0][0] == "deny" and verdicts[0][4] == "check"
+
+
+@pytest.mark.rule("G001.15", "G001.10", "G002.2")
+def test_the_audit_record_holds_each_value_under_the_key_the_text_names():
+    first, replay = results(call("export_case", EXPORT, idempotency_key="k"), call("export_case", EXPORT, idempotency_key="k"), rules=NEXT)
+    expected = {"decision": "allow", "reason": "allowed", "tool": "export_case", "user": "ana", "tenant": "acme", "case_id": "CASE-1",
+                "destination_id": "review-queue", "stage": "check", "replayed": False}
+    assert first["audit"] == expected and replay["audit"] == {**expected, "replayed": True}
+    # eve of globex asks for acme's case: the caller is told case_not_found, the record keeps the true reason.
+    across, = results(call("read_case", {"case_id": "CASE-1"}, session="eve"))
+    assert across["caller_reason"] == "case_not_found" and across["audit"]["reason"] == "tenant_mismatch" and across["audit"]["tenant"] == "globex"
+
+
+@pytest.mark.rule("S001.10", "G001.14")
+def test_an_export_and_a_read_record_what_the_text_says_and_a_replay_records_none():
+    export, replay, read = results(call("export_case", EXPORT, idempotency_key="k"), call("export_case", EXPORT, idempotency_key="k"),
+                                   call("read_case", {"case_id": "CASE-1"}), rules=NEXT)
+    case = LAB_WORLD["cases"][0]
+    assert export["exports"] == [{"case_id": "CASE-1", "destination_id": "review-queue", "tenant": case["tenant"], "payload": case["content"]}]
+    assert (replay["exports"], replay["reads"], read["exports"], read["reads"]) == ([], [], [], [{"case_id": "CASE-1"}])
+    assert (export["rule"], read["rule"]) == (None, None)
+    refused, = results(call("export_case", EXPORT, session="bo"))
+    assert (refused["reason"], refused["rule"]) == ("not_assigned", "G001.11")

@@ -150,6 +150,8 @@ EDGE_STORIES = [
     edge_story([{"op": "send", "configuration": "c", "be_user": value} for value in (True, 5.0, "7", -3, BIG)]),
     edge_story([{"op": "update", "kind": "snippet", "uid": 1, "set": {"sorting": 2.0}}, {"op": "classify", "configuration": "c"}]),
     edge_story([{"op": "update", "kind": "snippet", "uid": 1, "set": {"uid": 2}}]),
+    edge_story([{"op": "delete", "kind": "snippet", "uid": 1, "identifier": "s1"}]),
+    edge_story([{"op": "update", "kind": "configuration", "identifier": "c", "uid": 1, "set": {"active": False}}]),
     edge_story([{"op": "update", "kind": "configuration", "identifier": "c", "set": {"skills": [0]}}]),
     edge_story([{"op": "queue", "run": "r", "configuration": "c"}, {"op": "queue", "run": "r", "configuration": "c"}]),
     edge_story([{"op": "delete", "kind": "configuration", "identifier": "c"}, {"op": "queue", "run": "r", "configuration": "c"}, {"op": "dequeue", "run": "r"}]),

@@ -60,7 +60,7 @@ FAMILIES: dict[str, tuple[str, list[dict]]] = {
         case("gw.non-support.supervisor", "dee supervises the tenant but is not support.", ["G001.7"], [call("export_case", EXPORT, session="dee")]),
         case("gw.revoked-session", "The host revokes ana's session before her export.", ["G001.6"], [{"op": "revoke_session", "session": "ana"}, call("export_case", EXPORT)]),
     ]),
-    "malformed": ("Malformed proposals of every kind, refused before any record is read.", [
+    "malformed": ("Malformed proposals of every kind, refused on the proposal alone: no record and no session takes part in the decision.", [
         case(f"gw.malformed.{name}", description, [rule], [call(tool, arguments)])
         for name, description, rule, tool, arguments in (
             ("unknown-tool", "A tool the gateway does not know.", "G001.1", "delete_case", {"case_id": "CASE-1"}),

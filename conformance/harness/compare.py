@@ -12,7 +12,10 @@
 
 from __future__ import annotations
 
+import orjson
 from attrs import frozen
+
+from gateproof.model.scenario.document import RepeatedKeys
 
 LEVELS = ("decision", "reason", "full")
 DECISION_KEYS = ("op", "decision", "ended", "effective")
@@ -41,13 +44,52 @@ def _keys_at(level: str) -> tuple[str, ...] | None:
     return {"decision": DECISION_KEYS, "reason": REASON_KEYS, "full": None}[level]
 
 
+def same_json(first: object, second: object) -> bool:
+    """S001.11: whether two parsed JSON values are one value: objects whatever their key order, lists in order, numbers by value.
+
+    Python's ``==`` holds ``true`` equal to 1 and ``false`` to 0; JSON does
+    not, so a boolean equals only itself. An object that writes a key twice
+    equals only one that writes the same pairs in the same order. ``==`` is
+    coarser than this equality, so what it tells apart is never one value,
+    and two values written alike in canonical form are one: only the rest is
+    walked.
+    """
+    if first != second:
+        return False
+    try:
+        if _canonical(first) == _canonical(second):
+            return True
+    except TypeError:  # an integer beyond 64 bits, an object that writes a key twice: walked
+        pass
+    return _same(first, second)
+
+
+def _canonical(value: object) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS)
+
+
+def _same(first: object, second: object) -> bool:
+    if first is second:
+        return True
+    if isinstance(first, bool) or isinstance(second, bool) or first is None or second is None:
+        return False
+    if isinstance(first, RepeatedKeys) or isinstance(second, RepeatedKeys):
+        return isinstance(first, RepeatedKeys) and isinstance(second, RepeatedKeys) and len(first.pairs) == len(second.pairs) and all(
+            a == b and _same(x, y) for (a, x), (b, y) in zip(first.pairs, second.pairs))
+    if isinstance(first, dict) or isinstance(second, dict):
+        return isinstance(first, dict) and isinstance(second, dict) and first.keys() == second.keys() and all(_same(v, second[k]) for k, v in first.items())
+    if isinstance(first, list) or isinstance(second, list):
+        return isinstance(first, list) and isinstance(second, list) and len(first) == len(second) and all(map(_same, first, second))
+    return first == second
+
+
 def differing_keys(expected: dict, actual: dict, keys: tuple[str, ...] | None) -> tuple[str, ...]:
     names = set(expected) | set(actual) if keys is None else keys
-    return tuple(sorted(k for k in names if expected.get(k, _ABSENT) != actual.get(k, _ABSENT)))
+    return tuple(sorted(k for k in names if not same_json(expected.get(k, _ABSENT), actual.get(k, _ABSENT))))
 
 
 def compare(expected: dict, actual: dict, level: str) -> Mismatch | None:
-    """The first place ``actual`` departs from ``expected`` at strictness ``level``; None when they agree."""
+    """S001.11: the first place ``actual`` departs from ``expected`` at strictness ``level``; None when they agree."""
     keys = _keys_at(level)
     if level == "full":
         header = differing_keys({k: v for k, v in expected.items() if k != "results"}, {k: v for k, v in actual.items() if k != "results"}, None)

@@ -24,6 +24,7 @@ from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 from ..generation import scenarios
 from ..generation.reducer import reduce
 from .protocol import Outcome, RunReply
+from .compare import same_json
 from .results import MOST_ERRORS_KEPT, Disagreement, Verdict, judge
 from .shards import dealt, share
 
@@ -74,7 +75,7 @@ class Hunt:
             tally.generated += 1
             c.advance()
             expected = expected_of.pop(id(scenario))
-            if isinstance(reply, Outcome) and reply.outcome == expected:
+            if isinstance(reply, Outcome) and same_json(reply.outcome, expected):
                 tally.count_scenario(scenario, "passed")
                 tally.unkept[self.family, "passed"] += 1
                 continue

@@ -11,7 +11,7 @@ from collections import Counter
 
 from attrs import define, field, frozen
 
-from .compare import compare, rule_ids
+from .compare import compare, rule_ids, same_json
 from .known import KnownDivergence, known_issue
 from .protocol import Errored, Outcome, RunReply, Skipped, Started
 
@@ -142,4 +142,4 @@ def is_same_reply(first: RunReply, second: RunReply) -> bool:
     """Whether two answers to one scenario agree: the same kind, and the same outcome when there is one."""
     if type(first) is not type(second):
         return False
-    return not isinstance(first, Outcome) or first.outcome == second.outcome
+    return not isinstance(first, Outcome) or same_json(first.outcome, second.outcome)

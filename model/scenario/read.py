@@ -157,7 +157,7 @@ def _step(fields: dict, position: int, world: World, runs: dict):
 
 
 def read_scenario(document: Any) -> Scenario:
-    """S001.1: a scenario document as model values; a :class:`ScenarioError` names the first wrong field."""
+    """S001.1, S001.7: a scenario document as model values, ``kind`` and ``rules`` at their defaults; a :class:`ScenarioError` names the first wrong field."""
     check_kind(document)
     validate("scenario", document)
     if document.get("kind", "ceiling") == "gateway":

@@ -90,8 +90,9 @@ def _changes(kind: str, raw: dict, where: str) -> dict:
 def _record_key(fields: dict, where: str, world: World):
     kind = fields["kind"]
     key_name = KINDS[kind][1]
-    if key_name not in fields:
-        raise ScenarioError(f"{where}.{key_name}", f"a {kind} is named by its {key_name}")
+    other = "identifier" if key_name == "uid" else "uid"
+    if key_name not in fields or other in fields:
+        raise ScenarioError(f"{where}.{key_name if key_name not in fields else other}", f"a {kind} is named by its {key_name} alone")
     key = fields[key_name]
     if find_record(world, kind, key) is None:
         raise ScenarioError(f"{where}.{key_name}", f"no {kind} {key!r} in the world")
@@ -99,7 +100,7 @@ def _record_key(fields: dict, where: str, world: World):
 
 
 def read_story_step(fields: dict, where: str, world: World, runs: dict):
-    """S001.3, S001.7: one story step as a model value, absent fields at their defaults; ``runs`` maps each run named so far to its expected state."""
+    """S001.1, S001.3, S001.7: one story step as a model value, absent fields at their defaults, a changed record named by its one key; ``runs`` maps each run named so far to its expected state."""
     op = fields["op"]
     if op == "set_enforcement":
         return SetEnforcement(MISSING if fields.get("unset") else fields.get("value"))

@@ -117,7 +117,7 @@ def dropped_result(dropped: tuple[DroppedSource, ...]) -> dict:
 
 
 def send_result(trace: SendTrace, rules: Rules, be_user: object = 0, run_uid: int = 0) -> dict:
-    """The outcome of one send, in the keys of the outcome schema."""
+    """S001.8: the outcome of one send, in the keys of the outcome schema, null where a key does not apply."""
     decision = trace.decision
     if decision is None:
         return dict(_NOT_GATED, audit=[], **dropped_result(trace.dropped))

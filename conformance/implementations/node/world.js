@@ -103,8 +103,13 @@ class World {
     return record;
   }
 
+  // S001.1: a changed record is named by its one key; a step that writes the other key too is refused, never read as one of them.
   record(kind, step, where) {
     const { list, key } = KINDS[kind];
+    const other = key === 'uid' ? 'identifier' : 'uid';
+    if (!Object.hasOwn(step, key) || Object.hasOwn(step, other)) {
+      throw new InvalidScenario(`${where}.${Object.hasOwn(step, key) ? other : key}`, `a ${kind} is named by its ${key} alone`);
+    }
     const wanted = step[key];
     const found = this[list].find((record) => record[key] === wanted);
     if (found === undefined) throw new InvalidScenario(where, `no ${kind} with ${key} ${JSON.stringify(wanted)}`);
