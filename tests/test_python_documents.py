@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_input_fuzz import replace_at
 
-from gateproof.conformance.documents import dumps, parse_json
-from gateproof.conformance.gateway_strategies import gateway_scenarios
-from gateproof.conformance.strategies import ceiling_scenarios
+from gateproof.conformance.harness.documents import dumps, parse_json
+from gateproof.conformance.generation.gateway_strategies import gateway_scenarios
+from gateproof.conformance.generation.ceiling_strategies import ceiling_scenarios
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 from gateproof.model.scenario.document import MAX_DEPTH, RepeatedKeys
 from gateproof.model.scenario.errors import join_path
