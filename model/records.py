@@ -7,9 +7,10 @@ fallback list), because how a raw value is read is itself a rule. A
 
 from __future__ import annotations
 
-from attrs import Factory, evolve, field, frozen
+from attrs import evolve, frozen
 
 from .enforcement import MISSING
+from .tables import Lookup, Table, lookup_of, table_field
 
 
 @frozen
@@ -71,33 +72,29 @@ class Skill:
         return self.enabled
 
 
-def lookup_by(table: str, key: str):
-    """A derived field of a world: its ``table``'s records by ``key``, built with the world, no part of its equality."""
-    build = Factory(lambda world: {getattr(record, key): record for record in getattr(world, table)}, takes_self=True)
-    return field(init=False, eq=False, repr=False, default=build)
-
-
 @frozen
 class World:
     """One snapshot of storage and the enforcement switch's raw value.
 
-    The lookups by key are built once, with the world, because every send
-    reads them; they are derived, so they take no part in equality.
+    Each table holds its lookup by key, built once with the world a reader
+    builds, because every send reads them, and shared by every world an
+    update or delete changes from it (``gateproof.model.tables``); being
+    derived, the lookups take no part in equality.
     """
 
-    providers: tuple[Provider, ...] = ()
-    models: tuple[LlmModel, ...] = ()
-    configurations: tuple[Configuration, ...] = ()
-    snippets: tuple[Snippet, ...] = ()
-    skills: tuple[Skill, ...] = ()
+    providers: Table = table_field("identifier")
+    models: Table = table_field("identifier")
+    configurations: Table = table_field("identifier")
+    snippets: Table = table_field("uid")
+    skills: Table = table_field("uid")
     enforcement: object = MISSING  # the raw switch value, or MISSING when never stored
     #: C144.19: how the installation's database compares and orders strings (``CASE_SENSITIVE`` or ``CASE_INSENSITIVE``).
     collation: str = "case-sensitive"
-    provider_index: dict[str, Provider] = lookup_by("providers", "identifier")
-    model_index: dict[str, LlmModel] = lookup_by("models", "identifier")
-    configuration_index: dict[str, Configuration] = lookup_by("configurations", "identifier")
-    snippet_index: dict[int, Snippet] = lookup_by("snippets", "uid")
-    skill_index: dict[int, Skill] = lookup_by("skills", "uid")
+    provider_index: Lookup = lookup_of("providers")
+    model_index: Lookup = lookup_of("models")
+    configuration_index: Lookup = lookup_of("configurations")
+    snippet_index: Lookup = lookup_of("snippets")
+    skill_index: Lookup = lookup_of("skills")
 
     def with_changes(self, **changes) -> World:
         return evolve(self, **changes)

@@ -33,3 +33,13 @@ def test_the_shard_benchmark_runs_one_and_two_shards_and_prints_their_ratio():
     bench_shards(print=printed.append, examples=40)
     assert "two shards side by side, merged" in printed[2] and "ratio to one" in printed[2] and "COUNTS DIFFER" not in printed[2]
     assert all(re.search(r"[0-9][0-9,.]* scenarios/s", line) for line in printed[1:3]), printed
+
+
+def test_the_world_change_benchmark_times_both_kinds_on_two_sizes_and_prints_their_ratio():
+    from gateproof.conformance.bench import bench_changes
+
+    printed: list[str] = []
+    bench_changes(print=printed.append, sizes=(20, 200), changes=40)
+    assert "on 20 and on 200 stored records" in printed[0]
+    assert [line.split()[0] for line in printed[1:]] == ["gateway", "ceiling"]
+    assert all(re.search(r"µs each, +[0-9.]+ µs each  ratio [0-9.]+x$", line) for line in printed[1:]), printed

@@ -153,3 +153,19 @@ def test_a_reply_line_past_the_protocol_limit_is_a_broken_stream_on_its_own_run(
     verdict = next(v for v in campaign.tally.verdicts if v.scenario_id == FAULT_ID)
     assert verdict.status == "errored" and "longer than 2097152 bytes" in verdict.message
     assert others_pass(campaign)
+
+
+def test_a_long_reply_line_is_read_in_linear_time_its_unfinished_part_appended_to_never_copied(monkeypatch):
+    """Unbounded and quadratic reads: a line arriving in many chunks grows one buffer in place, and is split off once."""
+    from gateproof.conformance.harness import channel
+
+    chunks = [b"x" * (1 << 16)] * 200 + [b'y"}\n{"seq": 2}\n']
+    monkeypatch.setattr(channel.os, "read", lambda fd, size: chunks.pop(0))
+    reader = channel.Channel.__new__(channel.Channel)
+    reader.incoming = bytearray()
+    reader.process = type("Process", (), {"stdout": type("Stdout", (), {"fileno": lambda self: -1})()})()
+    buffer = reader.incoming
+    for _ in range(200):
+        assert reader._read_stdout(timeout=GENEROUS) == [] and reader.incoming is buffer  # the same buffer: a copy would make the read quadratic
+    lines = reader._read_stdout(timeout=GENEROUS)
+    assert lines == [b"x" * (200 << 16) + b'y"}', b'{"seq": 2}'] and reader.incoming == b""

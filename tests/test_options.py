@@ -67,3 +67,15 @@ def test_diff_leaves_no_hypothesis_folder_in_the_working_directory(tmp_path):
     assert done.returncode == 0, done.stderr
     assert sorted(os.listdir(tmp_path)) == ["cache", "d"]
     assert (tmp_path / "cache" / "gateproof" / "hypothesis").is_dir()
+
+
+def test_verify_leaves_nothing_in_the_working_directory_but_the_folder_it_was_given(tmp_path):
+    """Writes outside the output folder: no .hypothesis/, no other file, beside --out."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    env.pop("HYPOTHESIS_STORAGE_DIRECTORY", None)
+    work = tmp_path / "work"
+    work.mkdir()
+    done = subprocess.run([sys.executable, "-m", "gateproof.conformance.cli", "verify", "--builtin", "reference", "--examples", "20",
+                           "--out", "d", "--quiet"], cwd=work, env=env, capture_output=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert os.listdir(work) == ["d"]

@@ -246,11 +246,24 @@ def bench_conformant(print=print, examples: int = CampaignSettings().examples) -
               f"{counts['skipped']} skipped; {tally.generated:,} generated; {time.perf_counter() - started:.2f} s")
 
 
+def bench_changes(print=print, sizes: tuple = (1000, 10_000), changes: int = 1000) -> None:
+    """Time per world change on worlds of two sizes, best of five: a change copying its table would cost ten times more."""
+    from ..generation.large_worlds import ceiling_changes, gateway_changes
+
+    print(f"a world change ({changes:,} in a story, best of 5), on {sizes[0]:,} and on {sizes[1]:,} stored records (target: ratio near 1)")
+    for kind, story in (("gateway", gateway_changes), ("ceiling", ceiling_changes)):
+        scenarios = [read_scenario(story(size, changes)) for size in sizes]
+        each = [min(timed(lambda: run_scenario(scenario), 1) for _ in range(5)) / changes for scenario in scenarios]
+        print(f"  {kind:<8} {each[0] * 1e6:8.2f} µs each, {each[1] * 1e6:8.2f} µs each  ratio {each[1] / each[0]:.2f}x")
+
+
 def main() -> None:
     from . import proofs as bench_proofs
     from .shards import bench_shards
 
     bench_decisions()
+    print()
+    bench_changes()
     print()
     bench_jsonl()
     print()

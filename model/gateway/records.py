@@ -6,37 +6,9 @@ None of it can be written by the model: a call's arguments only *name* records.
 
 from __future__ import annotations
 
-from attrs import Factory, evolve, field, frozen
+from attrs import evolve, frozen
 
-#: Tables whose index a change has already built, by the table's identity: at most a few, the latest first.
-_BUILT: list[tuple[tuple, dict]] = []
-
-
-def _index(table: tuple) -> dict:
-    """The records of ``table`` by id; the index a change built with the table is taken as it is."""
-    for built, index in _BUILT:
-        if built is table:
-            return index
-    return {record.id: record for record in table}
-
-
-def _built(index: dict) -> tuple:
-    """The table of ``index``'s records, in its order, remembered with the index so the world need not rebuild it."""
-    table = tuple(index.values())
-    _BUILT.insert(0, (table, index))
-    del _BUILT[8:]
-    return table
-
-
-def lookup_by_id(table: str):
-    """A derived field of a gateway world: its ``table``'s records by id, no part of its equality.
-
-    A world changed by one record copies its old index and replaces that
-    record (a copy at C speed) instead of reading every record again, so a
-    story of many changes over a large world stays fast; the tables that did
-    not change keep their index.
-    """
-    return field(init=False, eq=False, repr=False, default=Factory(lambda world: _index(getattr(world, table)), takes_self=True))
+from ..tables import Lookup, Table, lookup_of, table_field
 
 
 @frozen
@@ -99,29 +71,34 @@ class RateLimit:
 class GatewayWorld:
     """One snapshot of everything the gateway may consult, and the current time.
 
-    The lookups by id are built with the world, as the ceiling's world builds
-    its own: every call reads them; being derived, they take no part in equality.
+    Each table holds its lookup by id, built once with the world a reader
+    builds and shared by every world changed from it; a change copies one
+    path of the table it changes (``gateproof.model.tables``), so its cost
+    does not grow with the records stored. Being derived, the lookups take
+    no part in equality.
     """
 
-    sessions: tuple[Session, ...] = ()
-    cases: tuple[Case, ...] = ()
-    destinations: tuple[Destination, ...] = ()
-    runbooks: tuple[Runbook, ...] = ()
+    sessions: Table = table_field("id")
+    cases: Table = table_field("id")
+    destinations: Table = table_field("id")
+    runbooks: Table = table_field("id")
     approvals: tuple[Approval, ...] = ()
     rate_limit: RateLimit | None = None
     clock: int = 0
-    session_index: dict[str, Session] = lookup_by_id("sessions")
-    case_index: dict[str, Case] = lookup_by_id("cases")
-    destination_index: dict[str, Destination] = lookup_by_id("destinations")
+    session_index: Lookup = lookup_of("sessions")
+    case_index: Lookup = lookup_of("cases")
+    destination_index: Lookup = lookup_of("destinations")
+    runbook_index: Lookup = lookup_of("runbooks")
 
     def with_case(self, case: Case) -> GatewayWorld:
         """The world with ``case`` in place of the stored case of its id, in the same position."""
-        return evolve(self, cases=_built({**self.case_index, case.id: case}))
+        return evolve(self, cases=self.cases.replaced(case))
 
     def with_session(self, session: Session) -> GatewayWorld:
-        return evolve(self, sessions=_built({**self.session_index, session.id: session}))
+        return evolve(self, sessions=self.sessions.replaced(session))
+
+    def with_runbook(self, runbook: Runbook) -> GatewayWorld:
+        return evolve(self, runbooks=self.runbooks.replaced(runbook))
 
     def without_destination(self, destination_id: str) -> GatewayWorld:
-        index = dict(self.destination_index)
-        index.pop(destination_id, None)
-        return evolve(self, destinations=_built(index))
+        return evolve(self, destinations=self.destinations.without(destination_id))

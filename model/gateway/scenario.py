@@ -71,8 +71,7 @@ def read_change(fields: dict, where: str, world: GatewayWorld):
     if op == "edit_case":
         return EditCase(_known(f"{where}.case_id", fields["case_id"], world.case_index, "case"), fields["content"])
     if op == "edit_runbook":
-        runbooks = {r.id: r for r in world.runbooks}
-        return EditRunbook(_known(f"{where}.runbook_id", fields["runbook_id"], runbooks, "runbook"), fields["content"])
+        return EditRunbook(_known(f"{where}.runbook_id", fields["runbook_id"], world.runbook_index, "runbook"), fields["content"])
     return AdvanceClock(fields["seconds"])
 
 

@@ -1,11 +1,16 @@
-"""What a JSON document may be before it is read as a scenario: its size, its depth and its repeated keys.
+"""What a JSON document may be before it is read as a scenario: its size, its depth, its repeated keys, its values.
 
-S001.4 to S001.6 are stated in ``adr/scenario.md``. The checks here work on
-values already parsed; reading the bytes is the caller's (the command line
-and the harness read with ``gateproof.conformance.harness.documents.parse_json``).
+S001.4 to S001.6 and S001.12 are stated in ``adr/scenario.md``. The checks
+here work on values already parsed, or built in Python; reading the bytes is
+the caller's (the command line and the harness read with
+``gateproof.conformance.harness.documents.parse_json``).
 """
 
 from __future__ import annotations
+
+import math
+
+import orjson
 
 from .errors import ScenarioError, join_path
 
@@ -135,3 +140,83 @@ def has_repeated_key(value: object) -> bool:
             return True
         stack.extend(child for child in (current.values() if isinstance(current, dict) else current) if isinstance(child, (dict, list)))
     return False
+
+
+#: orjson refuses, instead of writing, a dataclass, a date or time and any subclass of a JSON type (a ``RepeatedKeys``).
+_WRITE_PLAIN_TYPES_ONLY = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
+
+
+def _reads_back(document: object) -> bool:
+    """Whether ``document`` written as JSON text reads back equal, within S001.5's depth: a few passes at C speed.
+
+    orjson writes only dicts with string keys, lists, tuples, finite and
+    other floats, 64-bit integers, strings of valid Unicode, booleans, null,
+    enums and UUIDs, up to 254 levels. Read back, a tuple is a list, NaN and
+    an infinity are null, an enum or UUID is its value: none equals what it
+    was, so an equal reading leaves only values JSON text reads into.
+    """
+    try:
+        text = orjson.dumps(document, option=_WRITE_PLAIN_TYPES_ONLY)
+        if (orjson.loads(text) == document) is not True:
+            return False
+    except Exception:  # noqa: BLE001 - anything orjson cannot write, or an equality that fails, is judged by the walk
+        return False
+    if text.count(b"[") + text.count(b"{") > MAX_DEPTH:  # no value nests deeper than the text has brackets
+        check_depth(document)
+    return True
+
+
+def _problem(value: object) -> str | None:
+    """What keeps a value that is no array or object from being JSON; None for a string, number, boolean or null."""
+    if isinstance(value, str):
+        return None if value.isascii() or _is_unicode(value) else "a string holding a lone surrogate, which is not Unicode"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{'NaN' if math.isnan(value) else 'Infinity'} is not a JSON number"
+    if value is None or isinstance(value, int):  # a bool is an int
+        return None
+    if isinstance(value, tuple):
+        return "a tuple, where JSON has arrays: a list"
+    if isinstance(value, (set, frozenset)):
+        return "a set, which JSON cannot carry: a list can"
+    return f"a value of type {type(value).__name__}, which JSON cannot carry"
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _refuse_what_json_cannot_carry(document: object) -> None:
+    """The first value of ``document``, in document order, that JSON text cannot carry, as a :class:`ScenarioError` naming it."""
+    stack = [(document, 1, ())]
+    while stack:
+        value, depth, path = stack.pop()
+        if not isinstance(value, (dict, list)):
+            problem = _problem(value)
+            if problem is not None:
+                raise ScenarioError(join_path(path), problem)
+            continue
+        if depth > MAX_DEPTH:  # a value holding itself is nested without end, and stops here
+            raise ScenarioError(join_path(path), f"nested more than {MAX_DEPTH} levels deep")
+        children = list(_children(value))
+        for key, _ in children if isinstance(value, dict) else ():
+            if not isinstance(key, str):
+                raise ScenarioError(join_path(path), f"the key {key!r} is not a string, as every key of a JSON object is")
+        stack.extend((child, depth + 1, (*path, key)) for key, child in reversed(children))
+    check_repeated_keys(document)
+
+
+def check_json_value(document: object) -> None:
+    """S001.12: a document built in Python holds only what JSON text reads into, within S001.5's depth.
+
+    A tuple, a set, NaN or an infinity, a key that is not a string, a string
+    that is not Unicode, any other value, and a value nested too deep (one
+    that holds itself included) is a :class:`ScenarioError` naming it; a key
+    written twice is judged as S001.6 says. A document parsed from text
+    passes in a few passes at C speed.
+    """
+    if not _reads_back(document):
+        _refuse_what_json_cannot_carry(document)

@@ -11,6 +11,7 @@ from ..enforcement import MISSING
 from ..lookups import CASE_SENSITIVE
 from ..records import Configuration, LlmModel, Provider, Skill, Snippet, World
 from ..versions import DEFAULT_VERSION, Rules, rules_named
+from .document import check_json_value
 from .errors import ScenarioError
 from .read_story import read_story_step
 from .schema import check_kind, validate
@@ -157,7 +158,8 @@ def _step(fields: dict, position: int, world: World, runs: dict):
 
 
 def read_scenario(document: Any) -> Scenario:
-    """S001.1, S001.7: a scenario document as model values, ``kind`` and ``rules`` at their defaults; a :class:`ScenarioError` names the first wrong field."""
+    """S001.1, S001.7, S001.12: a scenario document as model values, ``kind`` and ``rules`` at their defaults; a :class:`ScenarioError` names the first wrong field."""
+    check_json_value(document)
     check_kind(document)
     validate("scenario", document)
     if document.get("kind", "ceiling") == "gateway":

@@ -13,7 +13,7 @@ from ..records import World
 from ..story import KINDS, delete_record, find_record, set_enforcement, update_record
 from ..versions import Rules
 from .errors import ScenarioError
-from .read import Scenario
+from .read import Scenario, read_scenario
 from .read_story import Delete, Dequeue, Queue, Resume, SetEnforcement, Suspend, Update
 from .run import FORMAT_VERSION, SendTrace, recorded_drops, run_step, send_result, trace_gate
 
@@ -116,10 +116,16 @@ def story_step(story: Story, step, rules: Rules, where: str) -> tuple[dict, Stor
 
 
 def run_scenario(scenario: Scenario) -> dict:
-    """S001.2: the outcome document of a scenario, one result per step in step order."""
-    if not isinstance(scenario, Scenario):
-        from ..gateway.scenario import run_gateway_scenario  # the gateway runner builds on this package
+    """S001.2: the outcome document of a scenario, one result per step in step order.
 
+    Anything but what ``read_scenario`` returns is read by it first, so a
+    document handed over unread is refused as it would refuse it (S001.1).
+    """
+    from ..gateway.scenario import GatewayScenario, run_gateway_scenario  # the gateway runner builds on this package
+
+    if not isinstance(scenario, (Scenario, GatewayScenario)):
+        scenario = read_scenario(scenario)
+    if isinstance(scenario, GatewayScenario):
         return run_gateway_scenario(scenario)
     story = Story(scenario.world, {})
     results = []
