@@ -17,11 +17,14 @@ T = TypeVar("T")
 class Draw:
     """Named choices over one seeded random stream."""
 
-    __slots__ = ("random", "_random")
+    __slots__ = ("random", "_random", "side")
 
     def __init__(self, seed: int):
         self.random = Random(seed)
         self._random = self.random.random
+        #: A second stream for draws added after a generator's main stream was fixed: drawing from it leaves every
+        #: scenario the main stream makes as it was.
+        self.side = Random(f"side/{seed}")
 
     def pick(self, options: Sequence[T]) -> T:
         # Indexing by one float draw is three times faster than Random.choice, and as uniform for pools this small.
