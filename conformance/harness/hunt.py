@@ -70,7 +70,7 @@ class Hunt:
         """Run a batch pipelined; the new disagreements, to be reduced once the pipeline is empty."""
         c, tally, new = self.campaign, self.campaign.tally, []
         expected_of: dict[int, dict] = {}
-        for scenario, reply in c.process.run_many(self._computing(batch, expected_of)):
+        for scenario, reply in c.process.run_many(self._computing(batch, expected_of), lambda scenario: expected_of.get(id(scenario))):
             tally.generated += 1
             c.advance()
             expected = expected_of.pop(id(scenario))
