@@ -6,10 +6,8 @@ when it next resolves its forced set or its zone.
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from .enforcement import MISSING
-from .records import World
+from .records import World, replaced
 
 #: Record kind -> (the World field holding it, the key naming one record).
 KINDS = {
@@ -34,7 +32,7 @@ def _replace(world: World, kind: str, key, change) -> World:
 
 def update_record(world: World, kind: str, key, changes: dict) -> World:
     """S002.1: one record with some stored fields changed; everything else stays as it was."""
-    return _replace(world, kind, key, lambda record: evolve(record, **changes))
+    return _replace(world, kind, key, lambda record: replaced(record, **changes))
 
 
 def delete_record(world: World, kind: str, key) -> World:
@@ -45,7 +43,7 @@ def delete_record(world: World, kind: str, key) -> World:
     """
     if kind == "provider":
         return _replace(world, kind, key, lambda record: None)
-    return _replace(world, kind, key, lambda record: evolve(record, deleted=True))
+    return _replace(world, kind, key, lambda record: replaced(record, deleted=True))
 
 
 def set_enforcement(world: World, value=MISSING) -> World:
