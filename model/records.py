@@ -7,6 +7,7 @@ fallback list), because how a raw value is read is itself a rule. A
 
 from __future__ import annotations
 
+from functools import cache
 from operator import attrgetter
 
 from attrs import Factory, field, fields, frozen
@@ -73,7 +74,12 @@ class Skill:
         return self.enabled
 
 
-_LAYOUTS: dict[type, tuple[attrgetter, dict[str, int]]] = {}
+@cache
+def _layout(cls: type) -> tuple:
+    """How to copy a record of ``cls``: a getter of its init fields, in order, and each field's position."""
+    names = [f.name for f in fields(cls) if f.init]
+    read = attrgetter(*names) if len(names) > 1 else (lambda whole, name=names[0]: (getattr(whole, name),))
+    return read, {name: position for position, name in enumerate(names)}
 
 
 def replaced(record, **changes):
@@ -81,19 +87,12 @@ def replaced(record, **changes):
 
     Each story step gives a new world, run and record, so the copy is made
     often enough for ``evolve``'s matching of every field by name to show.
-    A name that is no field of the record is a TypeError, as with ``evolve``.
+    A name that is no field of the record is a KeyError (the readers pass only fields of it).
     """
     cls = type(record)
-    layout = _LAYOUTS.get(cls)
-    if layout is None:
-        names = [f.name for f in fields(cls) if f.init]
-        read = attrgetter(*names) if len(names) > 1 else (lambda whole, name=names[0]: (getattr(whole, name),))
-        layout = _LAYOUTS[cls] = read, {name: position for position, name in enumerate(names)}
-    read, positions = layout
+    read, positions = _layout(cls)
     values = list(read(record))
     for name, value in changes.items():
-        if name not in positions:
-            raise TypeError(f"{cls.__name__} has no field {name!r} to change")
         values[positions[name]] = value
     return cls(*values)
 

@@ -32,5 +32,15 @@ def test_a_world_replaced_builds_its_lookups_from_its_new_tables():
 
 
 def test_a_change_to_a_field_the_record_does_not_have_is_refused():
-    with pytest.raises(TypeError, match="no field 'colour'"):
+    with pytest.raises(KeyError, match="colour"):
         replaced(Snippet(1), colour="red")
+
+
+def test_a_record_of_one_field_is_replaced_as_well():
+    from attrs import frozen
+
+    @frozen
+    class Named:
+        name: str
+
+    assert replaced(Named("abc"), name="d") == Named("d") and replaced(Named("abc")) == Named("abc")
