@@ -46,9 +46,9 @@ class Draw:
 
     def sparse(self, record: dict, keeps: tuple[str, ...], probability: float = 0.05) -> dict:
         """``record`` with each field but ``keeps`` sometimes left out: a reader must supply the default the format states."""
-        for name in [n for n in record if n not in keeps]:
-            if self._random() < probability:
-                del record[name]
+        draw = self._random
+        for name in [n for n in record if n not in keeps and draw() < probability]:
+            del record[name]
         return record
 
     def subset(self, options: Sequence[T], most: int) -> list[T]:
