@@ -8,7 +8,6 @@ fallback list), because how a raw value is read is itself a rule. A
 from __future__ import annotations
 
 from functools import cache
-from operator import attrgetter
 
 from attrs import Factory, field, fields, frozen
 
@@ -76,22 +75,21 @@ class Skill:
 
 @cache
 def _layout(cls: type) -> tuple:
-    """How to copy a record of ``cls``: a getter of its init fields, in order, and each field's position."""
-    names = [f.name for f in fields(cls) if f.init]
-    read = attrgetter(*names) if len(names) > 1 else (lambda whole, name=names[0]: (getattr(whole, name),))
-    return read, {name: position for position, name in enumerate(names)}
+    """How to copy a record of ``cls``: its init fields, in order, and each one's position."""
+    names = tuple(f.name for f in fields(cls) if f.init)
+    return names, {name: position for position, name in enumerate(names)}
 
 
 def replaced(record, **changes):
-    """``record`` with ``changes``, as ``attrs.evolve`` makes it: each field passed by position, read with one getter.
+    """``record`` with ``changes``, as ``attrs.evolve`` makes it, each field passed by position.
 
     Each story step gives a new world, run and record, so the copy is made
     often enough for ``evolve``'s matching of every field by name to show.
     A name that is no field of the record is a KeyError (the readers pass only fields of it).
     """
     cls = type(record)
-    read, positions = _layout(cls)
-    values = list(read(record))
+    names, positions = _layout(cls)
+    values = [getattr(record, name) for name in names]
     for name, value in changes.items():
         values[positions[name]] = value
     return cls(*values)
