@@ -1,6 +1,6 @@
 """A reply that is byte for byte the expected outcome's line is read as that outcome; any other reply is read in full."""
 
-from gateproof.conformance.documents import dumps
+from gateproof.conformance.harness.documents import dumps
 from gateproof.conformance.harness.process import ImplementationProcess
 from gateproof.conformance.harness.protocol import Run, outcome_line, run_line
 
