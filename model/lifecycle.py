@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from attrs import evolve, frozen
+from attrs import frozen
 
 from .lattice import CONCRETE
 from .lookups import lookup_all_by_name, lookup_enabled, lookup_existing
-from .records import Skill, Snippet, World
+from .records import Skill, Snippet, World, replaced
 from .uids import read_queued_uids, read_suspended_uids
 from .versions import ALL_BY_NAME, ENABLED, EXISTING, Rules
 
@@ -57,7 +57,7 @@ class Run:
     be_user: object = 0
 
     def moved(self, state: str, **changes) -> Run:
-        return evolve(self, state=state, **changes)
+        return replaced(self, state=state, **changes)
 
 
 def resolve_for_composition(world: World, snippet_uids, skill_uids, rules: Rules) -> ForcedSet:

@@ -7,7 +7,9 @@ fallback list), because how a raw value is read is itself a rule. A
 
 from __future__ import annotations
 
-from attrs import evolve, frozen
+from functools import cache
+
+from attrs import fields, frozen
 
 from .enforcement import MISSING
 from .tables import Lookup, Table, lookup_of, table_field
@@ -72,6 +74,28 @@ class Skill:
         return self.enabled
 
 
+@cache
+def _layout(cls: type) -> tuple:
+    """How to copy a record of ``cls``: its init fields, in order, and each one's position."""
+    names = tuple(f.name for f in fields(cls) if f.init)
+    return names, {name: position for position, name in enumerate(names)}
+
+
+def replaced(record, **changes):
+    """``record`` with ``changes``, as ``attrs.evolve`` makes it, each field passed by position.
+
+    Each story step gives a new world, run and record, so the copy is made
+    often enough for ``evolve``'s matching of every field by name to show.
+    A name that is no field of the record is a KeyError (the readers pass only fields of it).
+    """
+    cls = type(record)
+    names, positions = _layout(cls)
+    values = [getattr(record, name) for name in names]
+    for name, value in changes.items():
+        values[positions[name]] = value
+    return cls(*values)
+
+
 @frozen
 class World:
     """One snapshot of storage and the enforcement switch's raw value.
@@ -97,4 +121,4 @@ class World:
     skill_index: Lookup = lookup_of("skills")
 
     def with_changes(self, **changes) -> World:
-        return evolve(self, **changes)
+        return replaced(self, **changes)

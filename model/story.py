@@ -6,10 +6,8 @@ when it next resolves its forced set or its zone.
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from .enforcement import MISSING
-from .records import World
+from .records import World, replaced
 
 #: Record kind -> (the World field holding it, the key naming one record).
 KINDS = {
@@ -32,7 +30,7 @@ def update_record(world: World, kind: str, key, changes: dict) -> World:
     so an update costs the same in a world of ten records or ten thousand.
     """
     field = KINDS[kind][0]
-    return world.with_changes(**{field: getattr(world, field).replaced(evolve(find_record(world, kind, key), **changes))})
+    return world.with_changes(**{field: getattr(world, field).replaced(replaced(find_record(world, kind, key), **changes))})
 
 
 def delete_record(world: World, kind: str, key) -> World:

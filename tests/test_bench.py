@@ -24,6 +24,7 @@ def test_the_protocol_benchmark_replays_the_corpus_and_prints_best_and_worst():
     bench_protocol(print=printed.append, repeat=2, examples=5)
     assert "through the protocol, best of 3" in printed[2] and "through the protocol, worst of 3" in printed[3]
     assert all(re.search(r"[0-9][0-9,.]*/s\b", line) for line in printed[1:4] + printed[5:6]), printed
+    assert re.search(r"corpus replay [0-9]+ / [0-9]+ µs, campaign [0-9]+ / [0-9]+ µs$", printed[6]), printed
 
 
 def test_the_shard_benchmark_runs_one_and_two_shards_and_prints_their_ratio():

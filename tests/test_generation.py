@@ -10,13 +10,17 @@ from hypothesis import given, settings, strategies as st
 from gateproof.conformance.generation import scenarios
 from gateproof.conformance.generation.reducer import reduce, size
 from gateproof.conformance.generation.strategy import is_portable
+from gateproof.conformance.harness.campaign import CampaignSettings
 from gateproof.conformance.harness.protocol import scenario_rules
 from gateproof.model.gateway.arguments import REASON_CODES
 from gateproof.model.gateway.gate import GATEWAY_VERSIONS
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
+from gateproof.model.scenario.schema import validate
 from gateproof.model.versions import VERSIONS
 
 TARGETS = [("ceiling", v) for v in sorted(VERSIONS)] + [("gateway", v) for v in sorted(GATEWAY_VERSIONS)]
+#: The most scenarios of one target a default campaign draws.
+DEFAULT_SHARE = -(-CampaignSettings().examples // len(TARGETS))
 
 
 def drawn(kind: str, version: str, count: int = 400, seed: int = 0) -> list[dict]:
@@ -25,9 +29,12 @@ def drawn(kind: str, version: str, count: int = 400, seed: int = 0) -> list[dict
 
 @pytest.mark.parametrize("kind, version", TARGETS)
 def test_every_generated_scenario_is_valid_portable_and_of_its_version(kind, version):
-    for document in drawn(kind, version):
+    # A campaign reads what it generates without the schema check: every document drawn must pass it,
+    # all that a default campaign draws (its examples shared among the targets), and some of another seed.
+    for document in drawn(kind, version, DEFAULT_SHARE) + drawn(kind, version, 300, seed=1):
         assert scenario_rules(document) == version and document.get("kind", "ceiling") == kind
         assert is_portable(document)
+        validate("scenario", document)
         run_scenario(read_scenario(orjson.loads(orjson.dumps(document))))  # raises on an invalid document
 
 

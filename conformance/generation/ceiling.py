@@ -11,8 +11,6 @@ gap, the run's own configuration among what a change may delete.
 
 from __future__ import annotations
 
-import random
-
 from gateproof.model.versions import DEFAULT_VERSION
 
 from .corners import (CLASS_CORNERS, CLASSES, IDENTIFIERS, NAMES, QUEUED_UID_CORNERS, REQUEST_UID_CORNERS, STATE_UID_CORNERS,
@@ -234,11 +232,11 @@ def story(d: Draw, document: dict) -> list[dict]:
 def collation(d: Draw) -> str | None:
     """C144.19: now and then a collation, under which names "a" and "A" tie apart.
 
-    Drawn from a side stream seeded by where the main one stands, so the main
-    stream, and every scenario drawn from it, is what it was without it.
+    Drawn from the side stream, so the main stream, and every scenario drawn
+    from it, is what it was without it.
     """
-    side = random.Random(hash(d.random.getstate()[1]))  # a tuple of ints hashes alike in every process
-    return side.choice(["case-sensitive", "case-insensitive"]) if side.random() < 0.2 else None
+    roll = d.side.random()
+    return None if roll >= 0.2 else ("case-insensitive" if roll < 0.1 else "case-sensitive")
 
 
 def ceiling_scenario(d: Draw, rules: str, number: int) -> dict:

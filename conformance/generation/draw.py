@@ -17,11 +17,14 @@ T = TypeVar("T")
 class Draw:
     """Named choices over one seeded random stream."""
 
-    __slots__ = ("random", "_random")
+    __slots__ = ("random", "_random", "side")
 
     def __init__(self, seed: int):
         self.random = Random(seed)
         self._random = self.random.random
+        #: A second stream for draws added after a generator's main stream was fixed: drawing from it leaves every
+        #: scenario the main stream makes as it was.
+        self.side = Random(f"side/{seed}")
 
     def pick(self, options: Sequence[T]) -> T:
         # Indexing by one float draw is three times faster than Random.choice, and as uniform for pools this small.
@@ -43,9 +46,9 @@ class Draw:
 
     def sparse(self, record: dict, keeps: tuple[str, ...], probability: float = 0.05) -> dict:
         """``record`` with each field but ``keeps`` sometimes left out: a reader must supply the default the format states."""
-        for name in [n for n in record if n not in keeps]:
-            if self._random() < probability:
-                del record[name]
+        draw = self._random
+        for name in [n for n in record if n not in keeps and draw() < probability]:
+            del record[name]
         return record
 
     def subset(self, options: Sequence[T], most: int) -> list[T]:

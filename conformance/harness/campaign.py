@@ -132,7 +132,7 @@ class Campaign:
         by_scenario = {id(scenario): (family, pinned, expected) for family, pinned, scenario, expected in entries}
         self.origin.update((scenario.get("id", ""), (phase, family, pinned)) for family, pinned, scenario, _ in entries)
         failures = []
-        for scenario, reply in self.process.run_many([scenario for _, _, scenario, _ in entries]):
+        for scenario, reply in self.process.run_many([scenario for _, _, scenario, _ in entries], lambda scenario: by_scenario[id(scenario)][2]):
             family, pinned, expected = by_scenario[id(scenario)]
             self.advance()
             verdict = judge(self.name, phase, family, scenario, expected, reply, self.settings.level, self.settings.known, pinned)

@@ -162,6 +162,11 @@ def read_scenario(document: Any) -> Scenario:
     check_json_value(document)
     check_kind(document)
     validate("scenario", document)
+    return read_valid_scenario(document)
+
+
+def read_valid_scenario(document: dict) -> Scenario:
+    """S001.1 for a document the schema has passed (:func:`read_scenario` checks it first): what the schema cannot judge."""
     if document.get("kind", "ceiling") == "gateway":
         from ..gateway.scenario import read_gateway_scenario  # the gateway reader builds on this package
 

@@ -6,7 +6,7 @@ mutated, each step yields a new world and run table.
 
 from __future__ import annotations
 
-from attrs import evolve, frozen
+from attrs import frozen
 
 from ..lifecycle import ENDED, NO_FORCED_SET, RUNNING, SUSPENDED, Run, is_dry_run, resolve_on_dequeue, resolve_on_resume, suspended_state
 from ..records import World
@@ -26,7 +26,7 @@ class Story:
     runs: dict  # run name -> Run; replaced, never changed in place
 
     def with_run(self, name: str, run: Run) -> Story:
-        return evolve(self, runs={**self.runs, name: run})
+        return Story(self.world, {**self.runs, name: run})
 
 
 def live_configuration(world: World, identifier: str):
@@ -105,11 +105,11 @@ def story_step(story: Story, step, rules: Rules, where: str) -> tuple[dict, Stor
     if isinstance(step, (Update, Delete)) and find_record(world, step.kind, step.key) is None:
         raise ScenarioError(f"{where}.{KINDS[step.kind][1]}", f"{step.kind} {step.key!r} was removed by an earlier step")
     if isinstance(step, Update):
-        return {"op": "update", "kind": step.kind}, evolve(story, world=update_record(world, step.kind, step.key, step.changes))
+        return {"op": "update", "kind": step.kind}, Story(update_record(world, step.kind, step.key, step.changes), story.runs)
     if isinstance(step, Delete):
-        return {"op": "delete", "kind": step.kind}, evolve(story, world=delete_record(world, step.kind, step.key))
+        return {"op": "delete", "kind": step.kind}, Story(delete_record(world, step.kind, step.key), story.runs)
     if isinstance(step, SetEnforcement):
-        return {"op": "set_enforcement"}, evolve(story, world=set_enforcement(world, step.value))
+        return {"op": "set_enforcement"}, Story(set_enforcement(world, step.value), story.runs)
     if live_configuration(world, step.configuration) is None:
         raise ScenarioError(f"{where}.configuration", f"configuration {step.configuration!r} was deleted by an earlier step")
     return run_step(world, step, rules), story

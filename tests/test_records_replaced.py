@@ -1,0 +1,46 @@
+"""A record copied with changes by position is the record attrs' evolve makes, lookups and all."""
+
+import pytest
+from attrs import evolve
+
+from gateproof.model.lifecycle import Run
+from gateproof.model.records import Configuration, Provider, Skill, Snippet, World, replaced
+
+WORLD = World(providers=(Provider("p", "local"),), configurations=(Configuration("c", "m"),), snippets=(Snippet(1, "one"), Snippet(2)),
+              skills=(Skill(3, "s"),), enforcement="observe")
+
+
+@pytest.mark.parametrize("record, changes", [
+    (Snippet(1, "x", tags="ops"), {"deleted": True}),
+    (Snippet(1, "x"), {"data_class": "sourceCode", "hidden": True, "sorting": 4}),
+    (Skill(2, "k"), {"enabled": False}),
+    (Provider("p"), {"zone": "externalEu"}),
+    (Configuration("c", "m", fallbacks=("d",)), {"fallbacks": (), "active": False, "model": None}),
+    (Run("c", (1,), (), False), {"state": "running", "ended": "", "uid": 7}),
+    (WORLD, {"snippets": (Snippet(5, "five"),), "enforcement": "enforce"}),
+    (WORLD, {}),
+])
+def test_a_record_replaced_equals_the_record_evolved(record, changes):
+    copy = replaced(record, **changes)
+    assert copy == evolve(record, **changes) and type(copy) is type(record)
+    assert all(getattr(copy, name) == value for name, value in changes.items())
+
+
+def test_a_world_replaced_builds_its_lookups_from_its_new_tables():
+    world = replaced(WORLD, snippets=(Snippet(5, "five"),))
+    assert list(world.snippet_index) == [5] and world.skill_index == {3: WORLD.skills[0]}
+
+
+def test_a_change_to_a_field_the_record_does_not_have_is_refused():
+    with pytest.raises(KeyError, match="colour"):
+        replaced(Snippet(1), colour="red")
+
+
+def test_a_record_of_one_field_is_replaced_as_well():
+    from attrs import frozen
+
+    @frozen
+    class Named:
+        name: str
+
+    assert replaced(Named("abc"), name="d") == Named("d") and replaced(Named("abc")) == Named("abc")
