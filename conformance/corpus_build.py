@@ -21,7 +21,7 @@ from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.versions import LATEST
 
 from . import boundary_decision, boundary_lifecycle, boundary_sources, boundary_zone, gateway_corpus
-from .corpus_cases import case, send, world
+from .corpus_cases import case, send, snippet, world
 from .checkout import refuse_outside_checkout
 from .documents import dumps_pretty
 
@@ -71,6 +71,13 @@ def ceiling_cases() -> list[dict]:
              world(zone="local", configuration={"system_prompt": "p", "system_prompt_class": "editorContent", "snippet_tags": "ops"},
                    snippets=[{"uid": n, "identifier": f"s{n}", "tags": "ops", "data_class": c} for n, c in ((1, "secretAdjacent"), (2, None), (3, "sourceCode"))]),
              [{"op": "readout", "configuration": "c"}, {"op": "classify", "configuration": "c"}]),
+        case("ceiling.collation.tag-order-folds-names", "Under a case-insensitive collation two snippets of one tag and one sorting are ordered by "
+             "the folded name, so of two of one class the one named b, listed first, comes later and is named.", ["C144.4", "C144.19", "C144.9"],
+             world(configuration={"snippet_tags": "ops"}, snippets=[snippet(1, "sourceCode", name="b", tags="ops"), snippet(2, "sourceCode", name="A", tags="ops")])
+             | {"collation": "case-insensitive"}, [send()]),
+        case("ceiling.nr-llm.request-uid-wraps", "Under nr-llm a forced uid written as an integer below -2**63 is a float to json_decode, "
+             "and (int) wraps it modulo 2**64: -(2**64) + 4096 forces snippet 4096.", ["C164.6"],
+             world(snippets=[snippet(4096, "sourceCode")]), [send(forced_snippets=[-(2**64) + 4096])], "nr-llm"),
         *boundary_zone.cases(),
         *boundary_sources.cases(),
         *boundary_decision.cases(),
