@@ -1,6 +1,6 @@
 """The measurement of what validation costs and how well its error aims runs and reports figures that make sense."""
 
-from gateproof.conformance.bench_schema import broken, measure
+from gateproof.conformance.bench.schema import broken, measure
 
 
 def test_the_schema_validators_figures_are_measured():

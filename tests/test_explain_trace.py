@@ -10,11 +10,11 @@ import jsonschema_rs
 import pytest
 from click.testing import CliRunner
 
-from gateproof.conformance.adr_entries import adr_entries
-from gateproof.conformance.bulk import decided
+from gateproof.conformance.explanation.adr_entries import adr_entries
+from gateproof.conformance.harness.bulk import decided
 from gateproof.conformance.cli import main
-from gateproof.conformance.explain import explain_under
-from gateproof.conformance.explain_trace import WIDTH, text_of
+from gateproof.conformance.explanation.explain import explain_under
+from gateproof.conformance.explanation.trace import WIDTH, text_of
 from gateproof.conformance.proofs.replay import decide_names, is_for
 from gateproof.model.scenario.schema import validate
 
@@ -66,7 +66,7 @@ def test_every_rule_id_a_trace_names_has_an_adr_entry():
 
 
 def test_every_check_the_gateway_makes_is_named_by_its_rule_id_in_the_explanation():
-    from gateproof.conformance.explain_gateway import CHECK_NAMES
+    from gateproof.conformance.explanation.gateway import CHECK_NAMES
 
     made = {rule for path in (ROOT / "model" / "gateway").glob("*.py") for rule in re.findall(r'\bCheck\("(G\d+\.\d+)"', path.read_text())}
     assert len(made) > 10
