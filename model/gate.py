@@ -16,7 +16,6 @@ UNDECLARED_MESSAGE = (
     "so the input-context gate constrains nothing."
 )
 OBSERVE_SUFFIX = " Enforcement is in observe mode, so the send would proceed and be recorded as blocked."
-EXCEPTION_CODE = 1786665603
 
 
 @frozen
@@ -77,10 +76,9 @@ def exception_text(decision: Decision, configuration_identifier: str) -> str | N
     """C144.13: the text of the exception an enforcing refusal throws; None when nothing is thrown."""
     if decision.kind != "refused":
         return None
-    source = decision.source or "the injected context"
     return (
         f'Configuration "{configuration_identifier}" resolves to trust zone {decision.zone.value}, '
-        f"which permits at most {decision.ceiling.value}, but {source} is classified {decision.data_class.value}. "
+        f"which permits at most {decision.ceiling.value}, but {decision.source} is classified {decision.data_class.value}. "
         "Raise the provider's trust zone, remove the source from this configuration, or correct the declared class."
     )
 
@@ -90,8 +88,8 @@ def audit_record(
     configuration_identifier: str,
     provider: str,
     model: str,
-    be_user: int = 0,
-    run_uid: int = 0,
+    be_user: int,
+    run_uid: int,
 ) -> dict | None:
     """C144.14: the ``context_blocked`` record a refusal writes in either mode; never a source's text.
 

@@ -19,31 +19,30 @@ _INT_MIN = -(2**63)
 _INF = float("inf")
 
 
-def _saturated(number: int) -> int:
-    return number if _INT_MIN <= number <= _INT_MAX else (_INT_MAX if number > 0 else _INT_MIN)
+def _kept(number: int | float) -> int | None:
+    """C164.6: PHP's ``(int)`` of a number when it is above 0, saturating at PHP_INT_MAX; None when it is not above 0.
+
+    Every path keeps only uids above 0, so a value below 1 is dropped here
+    whatever PHP would make of it, and no lower limit is needed.
+    """
+    return None if number < 1 else (int(number) if number < 2**63 else _INT_MAX)
 
 
 def _as_php_int(value: object) -> int | None:
-    """PHP's ``(int)`` on a number or numeric string, saturating at the 64-bit limits; None when not numeric.
+    """PHP's ``(int)`` on a number or numeric string, when above 0 (:func:`_kept`); None when not numeric or not above 0.
 
     An integer string is cast exactly; any other numeric string goes through
-    a float first, as PHP does, so ``"1.9"`` is 1 and ``"1e3"`` is 1000.
+    a float first, as PHP does, so ``"1.9"`` is 1 and ``"1e3"`` is 1000. A
+    JSON value is exactly an int, a float, a string or something else, so a
+    bool (JSON's true) is not a number here.
     """
-    if type(value) is int:  # the common case first; a bool is not an int here
-        return _saturated(value)
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        return None
-    if isinstance(value, str):
+    if type(value) is str:
         if _INTEGER.match(value):
-            return _saturated(int(value))
+            return _kept(int(value))
         if not _NUMERIC.match(value):
             return None
         value = float(value)
-    if isinstance(value, float):
-        if value != value:
-            return 0
-        return int(value) if abs(value) < 2**63 else (_INT_MAX if value > 0 else _INT_MIN)
-    return _saturated(value)
+    return _kept(value) if type(value) in (int, float) else None
 
 
 def _wrapped(number: float) -> int:
@@ -58,38 +57,35 @@ def _as_decoded_php_int(value: object) -> int | None:
     A JSON number beyond the 64-bit range is a float there, and ``(int)``
     wraps a float modulo 2**64 instead of saturating, an infinite one to 0;
     a numeric string is cast as :func:`_as_php_int` casts it, saturating,
-    except that one whose float is infinite is 0 too.
+    except that one whose float is infinite is 0 too. None stands for 0, as
+    for every value not above 0.
     """
     if isinstance(value, str):
         if _NUMERIC.match(value) and not _INTEGER.match(value) and float(value) in (_INF, -_INF):
-            return 0
+            return None
         return _as_php_int(value)
     if type(value) is int and not _INT_MIN <= value <= _INT_MAX:
         try:
             value = float(value)
         except OverflowError:  # beyond any float: json_decode gives an infinite one
-            return 0
+            return None
     if isinstance(value, float) and abs(value) >= 2**63:
-        return 0 if value in (_INF, -_INF) else _wrapped(value)
+        return None if value in (_INF, -_INF) else _kept(_wrapped(value))
     return _as_php_int(value)
 
 
 def read_request_uids(raw: object, numbers_wrap: bool = False) -> tuple[int, ...]:
-    """C164.6: a playground request keeps each numeric entry whose integer value is above 0; a non-list gives none.
+    """C164.6: a playground request (an array, as the schema makes it) keeps each numeric entry whose integer value is above 0.
 
     ``numbers_wrap`` (the ``nr-llm`` profile): a number beyond 64 bits wraps modulo 2**64 instead of saturating.
     """
-    if not isinstance(raw, (list, tuple)):
-        return ()
     cast = _as_decoded_php_int if numbers_wrap else _as_php_int
     values = (cast(entry) for entry in raw)
-    return tuple(value for value in values if value is not None and value > 0)
+    return tuple(value for value in values if value is not None)
 
 
 def read_queued_uids(raw: object) -> tuple[int, ...]:
-    """C175.4: a queued payload keeps positive integers only, so ``"12"`` is dropped on this path."""
-    if not isinstance(raw, (list, tuple)):
-        return ()
+    """C175.4: a queued payload (an array, as the schema makes a queue's uids) keeps positive integers only, so ``"12"`` is dropped on this path."""
     return tuple(e for e in raw if isinstance(e, int) and not isinstance(e, bool) and e > 0)
 
 

@@ -5,7 +5,7 @@ import re
 import shlex
 from pathlib import Path
 
-import jsonschema
+import jsonschema_rs
 import pytest
 from click.testing import CliRunner
 
@@ -59,7 +59,7 @@ def test_the_command_writes_replayable_files_and_a_json_report_valid_against_its
     result = run_diff("--from", "adr-175", "--to", "adr-179", "--json", "--no-claims", "--examples", "100", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    jsonschema.validate(report, SCHEMA)
+    jsonschema_rs.validate(SCHEMA, report)
     assert report["differences"] and all(d["expected"] for d in report["differences"]) and report["unexpected"] == 0
     replayed = json.loads(open(report["differences"][0]["file"]).read())
     assert read_scenario(replayed).rules.name == "adr-175"

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-import jsonschema
+import jsonschema_rs
 import pytest
 from click.testing import CliRunner
 
@@ -42,7 +42,7 @@ def cases():
 def test_the_trace_is_valid_and_each_step_carries_the_result_decide_gives(path, rules):
     document = load(path)
     trace = explain_under(document, rules).document()
-    jsonschema.validate(trace, SCHEMA)
+    jsonschema_rs.validate(SCHEMA, trace)
     outcome = decided(document, rules)
     validate("outcome", outcome)  # "rules": "wrong:..." included
     assert trace["rules"] == outcome["rules"] == (rules or document.get("rules", trace["rules"]))
@@ -63,6 +63,15 @@ def test_every_rule_id_a_trace_names_has_an_adr_entry():
     named = {rule for path in EXAMPLES for step in explain_under(load(path)).document()["steps"] for a in step["applied"] for rule in a["rules"]}
     assert len(named) > 20
     assert named <= set(adr_entries()), sorted(named - set(adr_entries()))
+
+
+def test_every_check_the_gateway_makes_is_named_by_its_rule_id_in_the_explanation():
+    from gateproof.conformance.explanation.gateway import CHECK_NAMES
+
+    made = {rule for path in (ROOT / "model" / "gateway").glob("*.py") for rule in re.findall(r'\bCheck\("(G\d+\.\d+)"', path.read_text())}
+    assert len(made) > 10
+    assert made == set(CHECK_NAMES), (sorted(made - set(CHECK_NAMES)), sorted(set(CHECK_NAMES) - made))
+    assert set(CHECK_NAMES) <= set(adr_entries())
 
 
 def test_a_long_value_is_wrapped_in_full_not_cut():
@@ -111,7 +120,7 @@ def test_explain_json_through_the_command_validates():
     done = CliRunner().invoke(main, ["explain", "--json", path])
     assert done.exit_code == 0
     trace = json.loads(done.output)
-    jsonschema.validate(trace, SCHEMA)
+    jsonschema_rs.validate(SCHEMA, trace)
     fold = next(a for a in trace["steps"][1]["applied"] if a["id"] == "fold")
     assert fold["rules"] == ["C144.9"] and fold["result"]["class"] == trace["steps"][1]["result"]["declared_class"]
 

@@ -2,7 +2,7 @@
 
 import json
 
-import jsonschema
+import jsonschema_rs
 import pytest
 from click.testing import CliRunner
 
@@ -24,7 +24,7 @@ def verify(*arguments) -> tuple[int, dict]:
     """Exit status and the one implementation's row of the JSON report."""
     result = CliRunner().invoke(main, ["verify", "--report", "json", *arguments], catch_exceptions=False)
     document = json.loads(open("gateproof-verify/report.json", encoding="utf-8").read())
-    jsonschema.validate(document, REPORT_SCHEMA)
+    jsonschema_rs.validate(REPORT_SCHEMA, document)
     [row] = document["implementations"]
     return result.exit_code, row
 

@@ -5,7 +5,7 @@ import shlex
 from pathlib import Path
 from xml.etree import ElementTree
 
-import jsonschema
+import jsonschema_rs
 import pytest
 from click.testing import CliRunner
 
@@ -30,7 +30,7 @@ def test_the_reference_is_conformant_and_every_report_is_written(tmp_path):
     assert result.exit_code == 0, result.output
     written = tmp_path / "gateproof-verify"
     document = json.loads((written / "report.json").read_text())
-    jsonschema.validate(document, REPORT_SCHEMA)
+    jsonschema_rs.validate(REPORT_SCHEMA, document)
     [reference] = document["implementations"]
     assert reference["failed"] == reference["errored"] == 0 and reference["passed"] > 10
     assert ElementTree.parse(written / "report.junit.xml").getroot().tag == "testsuites"
@@ -44,7 +44,7 @@ def test_the_unsafe_gateway_disagrees_and_each_disagreement_replays(tmp_path):
     result = verify("--builtin", "mutant:unsafe-gateway", "--examples", "0", "--compare", "decision", "--report", "json")
     assert result.exit_code == 0  # a mutant that is caught did what is expected of it
     document = json.loads((tmp_path / "gateproof-verify" / "report.json").read_text())
-    jsonschema.validate(document, REPORT_SCHEMA)
+    jsonschema_rs.validate(REPORT_SCHEMA, document)
     verdicts = document["implementations"][0]["verdicts"]
     failed = {v["scenario"]: v for v in verdicts if v["status"] == "failed"}
     attack = failed["gw.poisoned-runbook.attack-proposal"]

@@ -2,6 +2,7 @@
 
 import pytest
 
+from gateproof.model.scenario import ScenarioError
 from gateproof.model.uids import read_queued_uids, read_request_uids, read_suspended_uids
 from stories import dequeue, queue, results, resume, skill, snippet, suspend, switch_off, world
 
@@ -12,7 +13,8 @@ DIAGNOSTICS = world(snippets=[snippet(12, "systemDiagnostics")])
 @pytest.mark.rule("C164.6")
 def test_the_playground_keeps_numeric_entries_above_zero():
     assert read_request_uids([12, "12", " 3 ", "1.9e0", 0, -4, "x", None, True, 2.7]) == (12, 12, 3, 1, 2)
-    assert read_request_uids("12") == ()
+    with pytest.raises(ScenarioError, match=r"^\$\.steps\[0\]\.forced_snippets: expected array, got string$"):
+        results("adr-179", DIAGNOSTICS, [{"op": "send", "configuration": "c", "forced_snippets": "12"}])  # never a list to read
 
 
 @pytest.mark.rule("C164.6")

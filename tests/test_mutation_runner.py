@@ -20,7 +20,7 @@ from gateproof.model.scenario import read_scenario, run_scenario
 
 TIE = "model/lattice.py:takes_over:LtE->Lt#1"  # decided differently by the corpus's tie case
 STILLBORN_ID = "model/lattice.py:<module>:number+1#2"  # four names unpacked from range(5): fails on import
-ERROR_TEXT = "model/scenario/schema.py:_describe:fstring->XXfstring#10"  # words a refusal of invalid input only
+ERROR_TEXT = "model/scenario/schema.py:_describe:string->XXstringXX#3"  # words a refusal of invalid input only
 RUNNER = (sys.executable, "-m", "gateproof.conformance.mutation")
 
 
@@ -143,3 +143,36 @@ def test_an_equivalence_entry_of_an_unknown_kind_is_refused(tmp_path):
     path.write_text('{"equivalent": [{"id": "x", "line": "", "kind": "looks-fine", "reason": "?"}]}')
     with pytest.raises(ValueError, match="looks-fine"):
         read_equivalents(path)
+
+
+def test_a_recount_counts_earlier_findings_against_the_list_as_it_stands_and_runs_nothing(tmp_path):
+    survivor = ERROR_TEXT
+    findings = tmp_path / "run" / "findings.jsonl"
+    findings.parent.mkdir()
+    findings.write_bytes(b"".join(orjson.dumps(f) + b"\n" for f in (
+        {"mutant": TIE, "status": CAUGHT, "seconds": 2.0, "to_catch": 7, "counterexample": "c", "phase": "corpus", "detail": ""},
+        {"mutant": survivor, "status": SURVIVED, "seconds": 30.0},
+    )))
+    (findings.parent / "mutation-report.json").write_bytes(orjson.dumps({"seconds": 99.5, "settings": {"jobs": 2}}))
+    unlisted = write_equivalents(tmp_path / "none.json", [])
+    listed = write_equivalents(tmp_path / "listed.json", [{"id": survivor, "line": mutant(survivor).before, "kind": "refused-document", "reason": "words a refusal"}])
+    totals = []
+    for equivalents, status in ((unlisted, 0), (listed, 0)):
+        out = tmp_path / f"recount-{equivalents.stem}"
+        result = subprocess.run([*RUNNER, "--recount", str(findings), "--equivalent", str(equivalents), "--out", str(out)],
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == status, result.stderr
+        report = orjson.loads((out / "mutation-report.json").read_bytes())
+        assert report["seconds"] == 99.5 and report["run"] == 2 and not (out / "findings.jsonl").exists()
+        totals.append({k: report["modules"][-1][k] for k in ("mutants", "caught", "survived", "equivalent")})
+    assert totals == [{"mutants": 2, "caught": 1, "survived": 1, "equivalent": 0}, {"mutants": 2, "caught": 1, "survived": 0, "equivalent": 1}]
+
+
+def test_a_recount_of_findings_about_code_that_is_gone_is_refused(tmp_path):
+    findings = tmp_path / "findings.jsonl"
+    findings.write_bytes(orjson.dumps({"mutant": "model/fold.py:gone:And->Or#1", "status": SURVIVED, "seconds": 1.0}) + b"\n")
+    result = subprocess.run([*RUNNER, "--recount", str(findings), "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "run them again" in result.stderr, result.stderr
+    findings.write_text("not json\n")
+    result = subprocess.run([*RUNNER, "--recount", str(findings), "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "not the findings.jsonl" in result.stderr, result.stderr

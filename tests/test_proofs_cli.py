@@ -6,7 +6,7 @@ import json
 import shlex
 from pathlib import Path
 
-import jsonschema
+import jsonschema_rs
 import pytest
 from click.testing import CliRunner
 
@@ -31,7 +31,7 @@ def test_the_latest_rules_prove_the_whole_catalog():
 def test_json_reports_every_invariant_with_its_result():
     result = run("--bound", "4", "--json")
     report = json.loads(result.stdout)
-    jsonschema.validate(report, REPORT_SCHEMA)
+    jsonschema_rs.validate(REPORT_SCHEMA, report)
     assert result.exit_code == 0
     assert report["proved_all_expected"] is True
     assert [r["id"] for r in report["results"]] == [entry.id for entry in CATALOG]
@@ -42,7 +42,7 @@ def test_a_wrong_variant_yields_a_counterexample_and_exit_status_1():
     result = run("--rules", "wrong:first-wins-ties", "--only", "I005", "--bound", "4", "--json")
     assert result.exit_code == 1
     report = json.loads(result.stdout)
-    jsonschema.validate(report, REPORT_SCHEMA)
+    jsonschema_rs.validate(REPORT_SCHEMA, report)
     (entry,) = report["results"]
     assert entry["result"] == "counterexample"
     assert entry["counterexample"]["scenarios"][0]["rules"] == "adr-179"

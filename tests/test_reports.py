@@ -5,7 +5,7 @@ import json
 import re
 from xml.etree import ElementTree
 
-import jsonschema
+import jsonschema_rs
 import pytest
 
 from gateproof.conformance.reports.campaign import RecordedCampaign, read_campaign
@@ -40,7 +40,7 @@ def test_every_record_verify_writes_is_valid_against_its_schema(builtin_all):
 
 def test_the_json_report_is_valid_and_carries_version_start_durations_and_the_difference(builtin_all):
     document = json.loads(render_results(builtin_all, "json"))
-    jsonschema.validate(document, schema("verify-report.schema.json"))
+    jsonschema_rs.validate(schema("verify-report.schema.json"), document)
     campaign = json.loads(builtin_all.read_text().splitlines()[0])
     assert (document["gateproof"], document["started"], document["complete"]) == (campaign["gateproof"], campaign["started"], True)
     assert document["seconds"] >= sum(i["seconds"] for i in document["implementations"]) > 0
@@ -53,7 +53,7 @@ def test_the_json_report_is_valid_and_carries_version_start_durations_and_the_di
 
 def test_the_json_report_keeps_a_missing_field_apart_from_null(one_wrong):
     document = json.loads(render_results(one_wrong, "json"))
-    jsonschema.validate(document, schema("verify-report.schema.json"))
+    jsonschema_rs.validate(schema("verify-report.schema.json"), document)
     leaves = {leaf["path"]: leaf for leaf in document["implementations"][0]["verdicts"][0]["differences"]}
     assert leaves["results[0].audit.case_id"] == {"path": "results[0].audit.case_id", "expected": "CASE-9", "rules": ["G001.15", "G001.10"]}
     assert leaves["results[0].audit.destination_id"]["actual"] is None
@@ -159,7 +159,7 @@ def test_a_campaign_cut_short_renders_what_it_found_marked_incomplete(tmp_path):
     [error] = ElementTree.fromstring(render_results(results, "junit")).findall("testsuite/testcase/error")
     assert error.get("type") == "incomplete"  # a CI shows that the campaign was not whole, beside the one failure it found
     document = json.loads(render_results(results, "json"))
-    jsonschema.validate(document, schema("verify-report.schema.json"))
+    jsonschema_rs.validate(schema("verify-report.schema.json"), document)
     assert document["complete"] is False and document["finished"] is None and document["implementations"][0]["failed"] == 1
 
 
@@ -170,7 +170,7 @@ def test_a_campaign_merged_from_shards_with_one_missing_is_marked_incomplete(one
     for report_format in ("html", "markdown"):
         assert "incomplete: shard 2/3 missing" in render(merged, report_format)
     document = json.loads(render(merged, "json"))
-    jsonschema.validate(document, schema("verify-report.schema.json"))
+    jsonschema_rs.validate(schema("verify-report.schema.json"), document)
     assert document["complete"] is False and document["shards"]["missing"] == [2]
     [error] = ElementTree.fromstring(render(merged, "junit")).findall("testsuite/testcase/error")
     assert error.get("message").startswith("incomplete: shard 2/3 missing")

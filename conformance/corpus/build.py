@@ -25,7 +25,7 @@ from .boundary import lifecycle as boundary_lifecycle
 from .boundary import sources as boundary_sources
 from .boundary import zone as boundary_zone
 from . import attacks as gateway_corpus
-from .cases import case, send, world
+from .cases import case, send, snippet, world
 from .checkout import refuse_outside_checkout
 from ..harness.documents import dumps_pretty
 
@@ -75,6 +75,13 @@ def ceiling_cases() -> list[dict]:
              world(zone="local", configuration={"system_prompt": "p", "system_prompt_class": "editorContent", "snippet_tags": "ops"},
                    snippets=[{"uid": n, "identifier": f"s{n}", "tags": "ops", "data_class": c} for n, c in ((1, "secretAdjacent"), (2, None), (3, "sourceCode"))]),
              [{"op": "readout", "configuration": "c"}, {"op": "classify", "configuration": "c"}]),
+        case("ceiling.collation.tag-order-folds-names", "Under a case-insensitive collation two snippets of one tag and one sorting are ordered by "
+             "the folded name, so of two of one class the one named b, listed first, comes later and is named.", ["C144.4", "C144.19", "C144.9"],
+             world(configuration={"snippet_tags": "ops"}, snippets=[snippet(1, "sourceCode", name="b", tags="ops"), snippet(2, "sourceCode", name="A", tags="ops")])
+             | {"collation": "case-insensitive"}, [send()]),
+        case("ceiling.nr-llm.request-uid-wraps", "Under nr-llm a forced uid written as an integer below -2**63 is a float to json_decode, "
+             "and (int) wraps it modulo 2**64: -(2**64) + 4096 forces snippet 4096.", ["C164.6"],
+             world(snippets=[snippet(4096, "sourceCode")]), [send(forced_snippets=[-(2**64) + 4096])], "nr-llm"),
         *boundary_zone.cases(),
         *boundary_sources.cases(),
         *boundary_decision.cases(),

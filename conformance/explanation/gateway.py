@@ -12,16 +12,27 @@ from gateproof.model.gateway.scenario import CHANGE_OPS, GatewayScenario, call_r
 
 from .trace import Applied, ExplainedStep, shown
 
+#: What each check of a call asks, in words, by the rule id the model's check carries.
+CHECK_NAMES = {
+    "G001.1": "known tool", "G001.2": "arguments are an object", "G001.17": "no key written twice",
+    "G001.3": "no undeclared arguments", "G001.4": "every declared argument present", "G001.5": "every value an identifier string",
+    "G001.6": "session is valid", "G001.7": "session holds the support role", "G001.8": "destination is configured and internal",
+    "G001.9": "case exists", "G001.10": "case belongs to the session's tenant", "G001.11": "session's user is assigned to the case",
+    "G001.12": "session may read the case (assigned, or supervisor)", "G002.3": "a reused idempotency key names the same action",
+    "G002.4": "session is within its rate limit", "G002.5": "external destination: an approval names this exact action",
+    "G002.6": "external destination: the approval has not expired",
+}
+
 
 def _checks_applied(checks, id: str, says: str, rules: tuple[str, ...] = ()) -> Applied:
     lines = []
     for check in checks:
         verdict = "passed" if check.passed else f"FAILED -> {check.reason}"
-        lines.append(f"{check.name:<58} {verdict}  [{check.rule}]")
+        lines.append(f"{CHECK_NAMES[check.rule]:<58} {verdict}  [{check.rule}]")
     failed = bool(checks) and not checks[-1].passed
     if failed:
         lines.append("(the first failure is the reason; nothing after it is consulted)  [G001.13]")
-    result = [{"check": c.name, "rule": c.rule, "passed": c.passed, "reason": None if c.passed else c.reason} for c in checks]
+    result = [{"check": CHECK_NAMES[c.rule], "rule": c.rule, "passed": c.passed, "reason": None if c.passed else c.reason} for c in checks]
     return Applied(id, says, (*rules, *(("G001.13",) if failed else ())), lines, result=result)
 
 

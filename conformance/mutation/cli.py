@@ -90,6 +90,31 @@ def run_all(mutants: list[Mutant], settings: VerifySettings, jobs: int, console:
     return findings
 
 
+def recounted(path: Path, everything: list[Mutant]) -> tuple[list[Mutant], dict, float, dict]:
+    """The mutants, findings, run time and settings of an earlier run, from its findings.jsonl and the report beside it.
+
+    The findings are counted again as the model and the list of equivalent
+    mutants stand now; a finding about a mutant the model no longer has is
+    refused, since what was found is about code that is gone.
+    """
+    try:
+        findings = {f.mutant: f for f in (Finding(**orjson.loads(line)) for line in path.read_bytes().splitlines() if line.strip())}
+    except OSError as error:
+        raise BadInput(f"--recount {path}: cannot read ({error.strerror})") from None
+    except (orjson.JSONDecodeError, TypeError) as error:
+        raise BadInput(f"--recount {path}: not the findings.jsonl of a mutation run: {error}") from None
+    known = {m.id for m in everything}
+    gone = sorted(set(findings) - known)
+    if gone:
+        raise BadInput(f"--recount {path}: {gone[0]} (and {len(gone) - 1} more) is no mutant of the model as it stands: run them again")
+    try:
+        report = orjson.loads((path.parent / "mutation-report.json").read_bytes())
+        seconds, settings = float(report["seconds"]), {**report["settings"], "recount": str(path)}
+    except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+        seconds, settings = sum(f.seconds for f in findings.values()), {"recount": str(path)}
+    return [m for m in everything if m.id in findings], findings, seconds, settings
+
+
 def summary_table(run: MutationRun) -> Table:
     table = Table(title=f"gateproof mutation: {len(run.mutants)} of {run.enumerated} mutants, {run.seconds:.0f} s")
     for column in COLUMNS:
@@ -141,9 +166,11 @@ def write_reports(run: MutationRun, out: Path) -> None:
               help="Let verify finish after the first disagreement (shrinking more), instead of stopping it there.")
 @click.option("--equivalent", "equivalent_path", type=click.Path(dir_okay=False, path_type=Path), default=EQUIVALENT_FILE,
               help="The reviewed list of equivalent mutants.")
+@click.option("--recount", type=click.Path(dir_okay=False, path_type=Path), metavar="FINDINGS",
+              help="Run nothing: count an earlier run's findings.jsonl again against the list of equivalent mutants as it stands.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("gateproof-mutation"), show_default=True,
               help="Where findings.jsonl (as they come), mutation-report.json and mutation-report.md are written.")
-def mutation(listing, ids, pattern, sample, seed, jobs, timeout, examples, full_campaign, equivalent_path, out) -> None:
+def mutation(listing, ids, pattern, sample, seed, jobs, timeout, examples, full_campaign, equivalent_path, recount, out) -> None:
     """Mutate the model one change at a time; drive each mutant with the default verify campaign against the pristine model."""
     everything = all_mutants()
     population = named(in_modules(everything, pattern), ids)
@@ -155,6 +182,25 @@ def mutation(listing, ids, pattern, sample, seed, jobs, timeout, examples, full_
         equivalents = read_equivalents(equivalent_path)
     except ValueError as error:
         raise BadInput(str(error)) from None
+    if recount is not None:
+        mutants, findings, seconds, options = recounted(recount, everything)
+        population = mutants
+    else:
+        mutants, findings, seconds, options = _run(mutants, ids, pattern, sample, seed, jobs, timeout, examples, full_campaign, out)
+    out.mkdir(parents=True, exist_ok=True)
+    run = MutationRun(tuple(mutants), findings, equivalents, tuple(stale_entries(equivalents, everything)), len(everything),
+                      len(population), seconds, options)
+    terminal = Console(width=None if sys.stdout.isatty() else 160)  # a log keeps the table whole
+    print_findings(run, terminal)
+    terminal.print(summary_table(run))
+    write_reports(run, out)
+    click.echo(f"reports: {out / 'mutation-report.json'}, {out / 'mutation-report.md'}", err=True)
+    if run.stale or wrongly_equivalent(run):
+        sys.exit(NEEDS_REVIEW)
+
+
+def _run(mutants, ids, pattern, sample, seed, jobs, timeout, examples, full_campaign, out: Path) -> tuple[list[Mutant], dict, float, dict]:
+    """Every mutant driven by verify, each finding kept in ``out``/findings.jsonl as it comes."""
     console = Console(stderr=True)
     settings = VerifySettings(timeout, examples, stop_at_first=not full_campaign)
     started = time.perf_counter()
@@ -167,15 +213,7 @@ def mutation(listing, ids, pattern, sample, seed, jobs, timeout, examples, full_
         findings = run_all(mutants, settings, jobs, console, observe)
     options = {"mutants": list(ids), "module": pattern, "sample": sample, "seed": seed, "jobs": jobs, "timeout": timeout, "examples": examples,
                "full_campaign": full_campaign}
-    run = MutationRun(tuple(mutants), findings, equivalents, tuple(stale_entries(equivalents, everything)), len(everything),
-                      len(population), time.perf_counter() - started, options)
-    terminal = Console(width=None if sys.stdout.isatty() else 160)  # a log keeps the table whole
-    print_findings(run, terminal)
-    terminal.print(summary_table(run))
-    write_reports(run, out)
-    click.echo(f"reports: {out / 'mutation-report.json'}, {out / 'mutation-report.md'}", err=True)
-    if run.stale or wrongly_equivalent(run):
-        sys.exit(NEEDS_REVIEW)
+    return mutants, findings, time.perf_counter() - started, options
 
 
 def main(arguments: list[str] | None = None) -> None:

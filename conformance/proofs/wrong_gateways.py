@@ -29,10 +29,10 @@ from .send import WRONG_PREFIX, Semantics
 def unsafe_reason(call, ops):
     """The unsafe baseline: a known tool, string values for the declared fields and a stored case are all it asks."""
     return first_failed_reason((
-        Check("G001.1", "known tool", "unknown_tool", call.tool != UNKNOWN_TOOL),
-        Check("G001.2", "declared fields hold strings", "malformed_input",
+        Check("G001.1", "unknown_tool", call.tool != UNKNOWN_TOOL),
+        Check("G001.2", "malformed_input",
               ops.And(call.arguments_object, ops.Not(has_missing(call, ops)), declared_values_ok(call, ops))),
-        Check("G001.9", "case exists", "case_not_found", call.case_exists),
+        Check("G001.9", "case_not_found", call.case_exists),
     ), ops)
 
 
@@ -72,8 +72,8 @@ def _assigning_everyone(document: dict) -> dict:
 def approval_for_every_export_reason(call, ops):
     """Every export needs a recorded approval, internal destinations too, so an export the rules allow is refused."""
     destination = (
-        Check("G001.8", "destination is configured", "destination_denied", call.destination_configured),
-        Check("G002.5", "an approval names this exact action", "approval_required", False),
+        Check("G001.8", "destination_denied", call.destination_configured),
+        Check("G002.5", "approval_required", False),
     )
     return first_failed_reason(lab_checks(call, ops, destination=destination), ops)
 

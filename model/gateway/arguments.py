@@ -46,13 +46,13 @@ ALLOWED = 0
 
 @frozen
 class Check:
-    """One rule applied to a call: its id, what it checks, its reason code on failure, and whether it held.
+    """One rule applied to a call: its id, its reason code on failure, and whether it held.
 
-    ``passed`` is a bool in the model and a z3 term in the proofs.
+    ``passed`` is a bool in the model and a z3 term in the proofs; what a
+    check is called in words is the explanation's (keyed by the rule id).
     """
 
     rule: str
-    name: str
     reason: str
     passed: object
 
@@ -122,12 +122,12 @@ def shape_checks(known_tool, argument_object, no_extra, no_missing, identifier_v
     without :class:`~gateproof.model.scenario.document.RepeatedKeys`.
     """
     return (
-        Check("G001.1", "known tool", "unknown_tool", known_tool),
-        Check("G001.2", "arguments are an object", "malformed_input", argument_object),
-        Check("G001.17", "no key written twice", "malformed_input", unique_keys),
-        Check("G001.3", "no undeclared arguments", "extra_arguments", no_extra),
-        Check("G001.4", "every declared argument present", "missing_argument", no_missing),
-        Check("G001.5", "every value an identifier string", "malformed_input", identifier_values),
+        Check("G001.1", "unknown_tool", known_tool),
+        Check("G001.2", "malformed_input", argument_object),
+        Check("G001.17", "malformed_input", unique_keys),
+        Check("G001.3", "extra_arguments", no_extra),
+        Check("G001.4", "missing_argument", no_missing),
+        Check("G001.5", "malformed_input", identifier_values),
     )
 
 

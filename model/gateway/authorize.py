@@ -102,13 +102,13 @@ def authorization_checks(exporting, facts: AuthorizationFacts, destination_check
     so the proofs decide a call by these very conditions.
     """
     return (
-        (Check("G001.7", "session holds the support role", "role_denied", facts.support), exporting),
+        (Check("G001.7", "role_denied", facts.support), exporting),
         *((check, exporting) for check in destination_checks),
-        (Check("G001.9", "case exists", "case_not_found", facts.case_exists), True),
-        (Check("G001.10", "case belongs to the session's tenant", "tenant_mismatch", facts.same_tenant), True),
-        (Check("G001.11", "session's user is assigned to the case", "not_assigned", facts.assigned), exporting),
+        (Check("G001.9", "case_not_found", facts.case_exists), True),
+        (Check("G001.10", "tenant_mismatch", facts.same_tenant), True),
+        (Check("G001.11", "not_assigned", facts.assigned), exporting),
         (
-            Check("G001.12", "session may read the case (assigned, or supervisor)", "not_assigned", may_read(facts.assigned, facts.supervisor, ops)),
+            Check("G001.12", "not_assigned", may_read(facts.assigned, facts.supervisor, ops)),
             ops.Not(exporting),
         ),
     )
@@ -116,7 +116,7 @@ def authorization_checks(exporting, facts: AuthorizationFacts, destination_check
 
 def session_check(valid) -> Check:
     """G001.6 as a check over whether the session is valid."""
-    return Check("G001.6", "session is valid", "session_invalid", valid)
+    return Check("G001.6", "session_invalid", valid)
 
 
 def check_session(session: Session) -> Check:
@@ -126,7 +126,7 @@ def check_session(session: Session) -> Check:
 
 def lab_destination_checks(configured, internal, ops=CONCRETE) -> tuple[Check, ...]:
     """G001.8 as a check over whether the destination is configured and internal."""
-    return (Check("G001.8", "destination is configured and internal", "destination_denied", exports_to(configured, internal, ops)),)
+    return (Check("G001.8", "destination_denied", exports_to(configured, internal, ops)),)
 
 
 def check_lab_destination(world: GatewayWorld, session: Session, tool: str, arguments: dict) -> tuple[Check, ...]:

@@ -130,12 +130,12 @@ def _checks_before_authorization(state: GatewayState, session: Session, call: Ca
     if not checks[-1].passed or not rules.next_checks:
         return checks, False
     world = state.world
-    checks += (Check("G002.4", "session is within its rate limit", "rate_limited", is_within_rate_limit(world.rate_limit, state.history, session.id, world.clock)),)
+    checks += (Check("G002.4", "rate_limited", is_within_rate_limit(world.rate_limit, state.history, session.id, world.clock)),)
     binding = lookup_key_binding(state.bindings, call.idempotency_key) if call.tool == "export_case" else None
     if not checks[-1].passed or binding is None:
         return checks, False
     same = is_same_action(binding, compute_fingerprint(session, call.tool, call.arguments))
-    return checks + (Check("G002.3", "a reused idempotency key names the same action", "idempotency_conflict", same),), same
+    return checks + (Check("G002.3", "idempotency_conflict", same),), same
 
 
 def decide_call(state: GatewayState, call: Call, rules: GatewayRules) -> tuple[CallTrace, GatewayState]:

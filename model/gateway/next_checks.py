@@ -70,13 +70,13 @@ def check_next_destination(world: GatewayWorld, session: Session, tool: str, arg
     """G002.5, G002.6: an internal destination passes; a configured external one only with an unexpired approval of this exact action."""
     destination = world.destination_index.get(arguments["destination_id"])
     if destination is None or destination.internal:
-        return (Check("G001.8", "destination is configured and internal", "destination_denied", destination is not None),)
+        return (Check("G001.8", "destination_denied", destination is not None),)
     approvals = [a for a in world.approvals if is_approval_for(a, session, tool, arguments)]
-    found = Check("G002.5", "external destination: an approval names this exact action", "approval_required", bool(approvals))
+    found = Check("G002.5", "approval_required", bool(approvals))
     if not approvals:
         return (found,)
     live = any(is_unexpired(a, world.clock) for a in approvals)
-    return found, Check("G002.6", "external destination: the approval has not expired", "approval_expired", live)
+    return found, Check("G002.6", "approval_expired", live)
 
 
 def recheck_at_write(world: GatewayWorld, session_id: str, tool: str, arguments: dict) -> tuple[Check, ...]:

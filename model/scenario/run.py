@@ -116,7 +116,7 @@ def dropped_result(dropped: tuple[DroppedSource, ...]) -> dict:
     return {"dropped": [{"kind": d.kind, "uid": d.uid, "reason": d.reason} for d in dropped]} if dropped else {}
 
 
-def send_result(trace: SendTrace, rules: Rules, be_user: object = 0, run_uid: int = 0) -> dict:
+def send_result(trace: SendTrace, rules: Rules, be_user: object, run_uid: int) -> dict:
     """S001.8: the outcome of one send, in the keys of the outcome schema, null where a key does not apply."""
     decision = trace.decision
     if decision is None:

@@ -1,10 +1,10 @@
 """The published JSON Schemas, and validation with an error that names the field.
 
-Validation runs a compiled (Rust) validator first (fast, for bulk use) and only on
-failure asks which field is wrong: first the compiled validator, for a size
-over its limit (so 30,000 steps are refused in the time it takes to count
-them), then ``jsonschema``, whose choice of the most relevant error names the
-field. A valid document pays for the fast check alone.
+One compiled (Rust) validator decides, fast enough for bulk use; only when it
+refuses a document are its violations listed, and the one a person should fix
+first is reported (:func:`_relevance`): a size over its limit before anything
+else, so 30,000 steps are refused in the time it takes to count them. A valid
+document pays for the check alone.
 """
 
 from __future__ import annotations
@@ -29,15 +29,8 @@ def schema(name: str) -> dict:
 
 
 @cache
-def _fast_validator(name: str):
+def _validator(name: str):
     return jsonschema_rs.validator_for(schema(name))
-
-
-@cache
-def _precise_validator(name: str):
-    import jsonschema  # only an invalid document pays for importing the precise validator
-
-    return jsonschema.Draft202012Validator(schema(name))
 
 
 def json_type(value: object) -> str:
@@ -49,97 +42,78 @@ def _brief(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+#: The words for a violation of each keyword, by the validator's name for it, filled from what it reports.
+_WORDS = {
+    "MaxLength": "longer than {limit} characters", "MinLength": "shorter than {limit} characters",
+    "MaxItems": "more than {limit} items", "MinItems": "fewer than {limit} items",
+    "MaxProperties": "more than {limit} fields", "MinProperties": "fewer than {limit} fields",
+    "Minimum": "below the minimum {limit}", "Maximum": "above the maximum {limit}",
+    "Pattern": "does not match {pattern}", "UniqueItems": "holds one item twice",
+}
+#: Limits on size: a violation of one is reported before anything else (S001.1).
+_SIZES = ("MaxItems", "MaxLength", "MaxProperties")
+
+
+def _relevance(error) -> tuple[bool, int]:
+    """S001.1: which of a document's violations is reported: a size over its limit first, then the one nearest the top.
+
+    Nearest the top is where the most is wrong (a missing field of a step
+    before a wrong value inside it), and a person fixing that one first fixes
+    what it holds with it. Among equals the validator's own order decides.
+    """
+    return type(error.kind).__name__ not in _SIZES, len(error.instance_path)
+
+
 def _describe(error) -> tuple[list, str]:
     """The path and a short statement of one schema violation, never echoing a huge value."""
-    path, kind, expected, value = list(error.absolute_path), error.validator, error.validator_value, error.instance
-    if kind == "required":
-        missing = next(p for p in expected if p not in value)
-        return path + [missing], "required field is missing"
-    if kind == "additionalProperties":
-        allowed = error.schema.get("properties", {})
-        extra = sorted(k for k in value if k not in allowed)
-        return path + [extra[0]], "unknown field"
-    if kind == "type":
-        wanted = expected if isinstance(expected, str) else " or ".join(expected)
-        return path, f"expected {wanted}, got {json_type(value)}"
-    if kind in ("enum", "const"):
-        options = [expected] if kind == "const" else expected
+    path, kind, value = list(error.instance_path), error.kind, error.instance
+    name, found = type(kind).__name__, kind.as_dict()
+    if name == "Required":
+        return [*path, found["property"]], "required field is missing"
+    if name == "AdditionalProperties":
+        return [*path, min(found["unexpected"])], "unknown field"
+    if name == "Type":
+        return path, f"expected {' or '.join(found['types'])}, got {json_type(value)}"
+    if name in ("Enum", "Constant"):
+        options = found.get("options", [found.get("expected_value")])
         return path, f"expected one of {', '.join(json.dumps(o) for o in options)}, got {_brief(value)}"
-    limits = {
-        "maxLength": f"longer than {expected} characters",
-        "minLength": f"shorter than {expected} characters",
-        "maxItems": f"more than {expected} items",
-        "minItems": f"fewer than {expected} items",
-        "minimum": f"below the minimum {expected}",
-        "maximum": f"above the maximum {expected}",
-        "pattern": f"does not match {expected}",
-    }
-    return path, limits.get(kind, f"invalid ({kind})")
+    return path, _WORDS[name].format(**found) if name in _WORDS else f"invalid ({name})"
 
 
-#: The limits on sizes, by the compiled validator's name for them: checked before anything else is judged.
-_SIZE_LIMITS = {
-    "MaxItems": "more than {} items", "MaxLength": "longer than {} characters", "MaxProperties": "more than {} fields",
-}
-
-
-def size_problem(name: str, document: object) -> ScenarioError | None:
-    """S001.1: the first value of ``document`` over a size limit of the schema, found in time linear in its size."""
-    for error in _fast_validator(name).iter_errors(document):
-        words = _SIZE_LIMITS.get(type(error.kind).__name__)
-        if words is not None:
-            return ScenarioError(join_path(error.instance_path), words.format(error.kind.limit))
-    return None
+def _first_problem(validator, document: object) -> tuple[list, str]:
+    """The violation of ``document`` a person should fix first (:func:`_relevance`), described."""
+    return _describe(min(validator.iter_errors(document), key=_relevance))
 
 
 def check_kind(document: object) -> None:
     """S001.1: a scenario's ``kind``, when given, is one the schema lists, and is blamed by name when it is not."""
-    if not isinstance(document, dict) or "kind" not in document:
-        return
-    kinds = schema("scenario")["properties"]["kind"]["enum"]
-    if document["kind"] not in kinds or not isinstance(document["kind"], str):
-        raise ScenarioError("$.kind", f"expected one of {', '.join(json.dumps(k) for k in kinds)}, got {_brief(document['kind'])}")
+    if isinstance(document, dict) and "kind" in document:
+        problem = _problem(_scenario_part("properties", "kind"), document["kind"])
+        if problem is not None:
+            raise ScenarioError("$.kind", problem)
 
 
 def validate(name: str, document: object) -> None:
-    """Raise :class:`ScenarioError` naming the first wrong field when ``document`` breaks the schema."""
-    if _fast_validator(name).is_valid(document):
-        return
-    too_big = size_problem(name, document)
-    if too_big is not None:
-        raise too_big
-    from jsonschema.exceptions import best_match
-
-    error = best_match(_precise_validator(name).iter_errors(document))
-    if error is None:  # the two validators disagree: trust neither silently
-        raise ScenarioError("$", "rejected by the schema")
-    path, problem = _describe(error)
-    raise ScenarioError(join_path(path), problem)
-
-
-def _field_schema(record: str, field: str) -> dict:
-    """The schema of one field of a record kind (snippet, skill…) as the scenario schema defines it."""
-    defs = schema("scenario")["$defs"]
-    return {"$defs": defs, **defs[record]["properties"][field]}
+    """Raise :class:`ScenarioError` naming the wrong field a person should fix first when ``document`` breaks the schema."""
+    validator = _validator(name)
+    if not validator.is_valid(document):
+        path, problem = _first_problem(validator, document)
+        raise ScenarioError(join_path(path), problem)
 
 
 @cache
-def _fast_field_validator(record: str, field: str):
-    return jsonschema_rs.validator_for(_field_schema(record, field))
+def _scenario_part(*keys: str):
+    """The validator of the part of the scenario schema found at ``keys`` from its top, its definitions with it."""
+    part = schema("scenario")
+    for key in keys:
+        part = part[key]
+    return jsonschema_rs.validator_for({"$defs": schema("scenario")["$defs"], **part})
 
 
-@cache
-def _precise_field_validator(record: str, field: str):
-    import jsonschema
-
-    return jsonschema.Draft202012Validator(_field_schema(record, field))
+def _problem(validator, value: object) -> str | None:
+    return None if validator.is_valid(value) else _first_problem(validator, value)[1]
 
 
 def field_problem(record: str, field: str, value: object) -> str | None:
-    """What is wrong with ``value`` as the ``field`` of a ``record``; None when nothing is."""
-    if _fast_field_validator(record, field).is_valid(value):
-        return None
-    from jsonschema.exceptions import best_match
-
-    error = best_match(_precise_field_validator(record, field).iter_errors(value))
-    return "rejected by the schema" if error is None else error.message
+    """What is wrong with ``value`` as the ``field`` of a ``record`` (snippet, skill…); None when nothing is."""
+    return _problem(_scenario_part("$defs", record, "properties", field), value)

@@ -43,7 +43,7 @@ def _forced_keys(trace: SendTrace) -> dict:
     return {"forced_snippets": [s.uid for s in trace.forced_snippets], "forced_skills": [s.uid for s in trace.forced_skills]}
 
 
-def _after_gate(trace: SendTrace, dry_run: bool = False) -> tuple[str, str]:
+def _after_gate(trace: SendTrace, dry_run: bool) -> tuple[str, str]:
     if trace.decision is not None and not trace.decision.sent:
         return ENDED, "refused"
     return (ENDED, "dry run") if dry_run else (RUNNING, "")
