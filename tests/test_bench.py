@@ -37,7 +37,7 @@ def test_the_shard_benchmark_runs_one_and_two_shards_and_prints_their_ratio():
 
 
 def test_the_world_change_benchmark_times_both_kinds_on_two_sizes_and_prints_their_ratio():
-    from gateproof.conformance.bench import bench_changes
+    from gateproof.conformance.bench.figures import bench_changes
 
     printed: list[str] = []
     bench_changes(print=printed.append, sizes=(20, 200), changes=40)
