@@ -10,7 +10,8 @@ import gateproof
 API = Path(__file__).resolve().parent.parent / "docs" / "api.md"
 
 
-def test_every_example_of_the_api_reference_runs_as_written():
+def test_every_example_of_the_api_reference_runs_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # verify's results folder goes there, not into the checkout
     failures, tried = doctest.testfile(str(API), module_relative=False, optionflags=doctest.ELLIPSIS, verbose=False)
     assert tried >= 20 and failures == 0
 
