@@ -17,14 +17,17 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" sh examples/demo.sh
 
+# The suite on every core (pytest-xdist); WORKERS=0 runs it in one process.
+WORKERS ?= auto
+
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS)
 
 test-loaded: $(STAMP)
 	sh .ci/test-loaded
 
 package-check: $(STAMP)
-	bash .ci/package-check $(BIN)/python
+	WORKERS=$(WORKERS) bash .ci/package-check $(BIN)/python
 
 bench: $(STAMP)
 	$(BIN)/python -m gateproof.conformance.bench

@@ -10,7 +10,8 @@ import gateproof
 API = Path(__file__).resolve().parent.parent / "docs" / "api.md"
 
 
-def test_every_example_of_the_api_reference_runs_as_written():
+def test_every_example_of_the_api_reference_runs_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # verify's results folder goes there, not into the checkout
     failures, tried = doctest.testfile(str(API), module_relative=False, optionflags=doctest.ELLIPSIS, verbose=False)
     assert tried >= 20 and failures == 0
 
@@ -61,3 +62,21 @@ def _drawn(strategy, count: int = 15) -> list[dict]:
     collect()
     return documents
 
+
+
+def test_the_metadata_states_the_license_and_the_pythons_it_runs_on_and_claims_no_address():
+    """No public address exists for the project, so the metadata names none: no Home-page, no Project-URL."""
+    import re
+    from importlib.metadata import metadata
+
+    root = API.parent.parent
+    about = metadata("gateproof")
+    assert about["License-Expression"] == "MIT" and about.get_all("License-File") == ["LICENSE"]
+    assert (root / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    assert "Home-page" not in about and "Project-URL" not in about and "Download-URL" not in about
+    classifiers = about.get_all("Classifier")
+    assert "Typing :: Typed" in classifiers and not any(c.startswith("License ::") for c in classifiers)  # the expression alone says it
+    oldest = int(re.fullmatch(r">=3\.(\d+)", about["Requires-Python"])[1])
+    versions = sorted(int(c.rsplit(".", 1)[1]) for c in classifiers if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c))
+    assert versions == list(range(oldest, versions[-1] + 1))  # every minor version from the oldest supported, none skipped
+    assert f"\n## {gateproof.__version__} " in (root / "CHANGELOG.md").read_text(encoding="utf-8")
