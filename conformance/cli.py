@@ -14,7 +14,7 @@ import click
 from gateproof.model.scenario import ScenarioError
 
 from .bulk import CHUNK, POOL_AFTER, decided, decisions, error_record
-from .options import decidable_names, rules_option
+from .options import decidable_names, model_versions, rules_option
 from .documents import dumps_pretty, parse_json, read_document, read_lines
 
 USAGE_ERROR = 2
@@ -74,7 +74,7 @@ def main() -> None:
               help=f"With --jsonl: processes deciding lines in parallel, this one among them. A second pays only on a core left idle (by the last minute's load) "
                    f"and a stream longer than {CHUNK + POOL_AFTER} lines; otherwise lines are decided in this process alone, and never in more than the idle cores.")
 @rules_option(decidable_names, "Decide under these rules instead of the scenario's own: a rule version, or a deliberately wrong variant (wrong:...)",
-              "a rule version or wrong variant")
+              "a rule version or wrong variant", cheap=model_versions)
 def decide(path: str, jsonl: bool, keep_going: bool, jobs: int, rules: str | None) -> None:
     """Print the model's outcome for the scenario in PATH (- for stdin)."""
     if keep_going and not jsonl:

@@ -160,6 +160,11 @@ def read_scenario(document: Any) -> Scenario:
     """S001.1: a scenario document as model values; a :class:`ScenarioError` names the first wrong field."""
     check_kind(document)
     validate("scenario", document)
+    return read_valid_scenario(document)
+
+
+def read_valid_scenario(document: dict) -> Scenario:
+    """S001.1 for a document the schema has passed (:func:`read_scenario` checks it first): what the schema cannot judge."""
     if document.get("kind", "ceiling") == "gateway":
         from ..gateway.scenario import read_gateway_scenario  # the gateway reader builds on this package
 
