@@ -23,6 +23,7 @@ from gateproof.model.scenario.read import Send
 from gateproof.model.scenario.run import trace_send
 
 from .bulk import decide_line
+from .harness.bulk_bench import bench_nrllm
 from .harness.campaign import Campaign, CampaignSettings
 from .harness.corpus import load_corpus
 from .harness.expectations import size_text, smallest_counterexample
@@ -251,6 +252,8 @@ def main() -> None:
     from .bench_shards import bench_shards
 
     bench_decisions()
+    print()
+    bench_nrllm()
     print()
     bench_jsonl()
     print()
