@@ -12,7 +12,6 @@ to its end) before the process exits, and :func:`decisions` does just that.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 from collections import deque
 from contextlib import contextmanager
@@ -147,6 +146,8 @@ def decide_lines(lines: Iterable[bytes], jobs: int = 1, rules: str | None = None
 
 def _shared(chunks: Iterator[list[Numbered]], workers: int, rules: str | None) -> Iterator[Result]:
     """Chunks decided by ``workers`` worker processes and this one, handed on in order, at most :data:`AHEAD` chunks a process pending."""
+    import multiprocessing  # loaded only by a stream that pays for a pool, not by the start-up of every other
+
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     pool = context.Pool(workers)
     try:
