@@ -72,13 +72,11 @@ def record_reader(cls, **conversions):
     the constructor itself, so no loop runs per record read.
     """
     fields = attrs_fields(cls)
-    unknown = set(conversions) - {field.name for field in fields}
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]}")
     namespace: dict = {"cls": cls}
     arguments = []
     for position, field in enumerate(fields):
-        if not field.init or isinstance(field.default, Factory):  # a derived or factory-made field has no value to hand over
+        # A derived or factory-made field has no value to hand over.
+        if not field.init or isinstance(field.default, Factory):
             raise TypeError(f"{cls.__name__}.{field.name} cannot be read by position")
         namespace[f"default{position}"] = None if field.default is NOTHING else field.default
         value = f"get({field.name!r}, default{position})"
