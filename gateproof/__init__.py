@@ -24,9 +24,9 @@ _MODULE_OF = {
     "ScenarioError": "gateproof.model.scenario",
     "read_scenario": "gateproof.model.scenario",
     "run_scenario": "gateproof.model.scenario",
-    "ceiling_scenarios": "gateproof.conformance.strategies",
-    "gateway_scenarios": "gateproof.conformance.gateway_strategies",
-    "lifecycle_scenarios": "gateproof.conformance.lifecycle_strategies",
+    "ceiling_scenarios": "gateproof.conformance.generation.ceiling_strategies",
+    "gateway_scenarios": "gateproof.conformance.generation.gateway_strategies",
+    "lifecycle_scenarios": "gateproof.conformance.generation.lifecycle_strategies",
     "serve": "gateproof.conformance.implementations.serve",
     "Started": "gateproof.conformance.harness.protocol",
 }

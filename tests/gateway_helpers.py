@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from gateproof.conformance.lab_world import ATTACK, CONTENT, EXPORT, LAB_WORLD, call
+from gateproof.conformance.corpus.lab_world import ATTACK, CONTENT, EXPORT, LAB_WORLD, call
 from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.scenario.schema import validate
 

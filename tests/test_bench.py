@@ -27,7 +27,7 @@ def test_the_protocol_benchmark_replays_the_corpus_and_prints_best_and_worst():
 
 
 def test_the_shard_benchmark_runs_one_and_two_shards_and_prints_their_ratio():
-    from gateproof.conformance.bench_shards import bench_shards
+    from gateproof.conformance.bench.shards import bench_shards
 
     printed: list[str] = []
     bench_shards(print=printed.append, examples=40)

@@ -1,6 +1,6 @@
 """The measurement of what each JSON Schema validator earns runs and reports figures that make sense."""
 
-from gateproof.conformance.bench_schema import broken, measure
+from gateproof.conformance.bench.schema import broken, measure
 
 
 def test_the_schema_validators_figures_are_measured():

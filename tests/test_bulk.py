@@ -14,7 +14,7 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from gateproof.conformance import bulk
+from gateproof.conformance.harness import bulk
 from gateproof.conformance.cli import main
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 

@@ -7,7 +7,7 @@ import re
 import orjson
 import pytest
 
-from gateproof.conformance import bulk
+from gateproof.conformance.harness import bulk
 from gateproof.conformance.harness import bulk_bench
 from gateproof.conformance.implementations import NRLLM_SRC, unavailable
 

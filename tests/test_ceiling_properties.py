@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gateproof.conformance.strategies import CANARY, ceiling_scenarios, raw_classes, send_steps, worlds
+from gateproof.conformance.generation.ceiling_strategies import CANARY, ceiling_scenarios, raw_classes, send_steps, worlds
 from gateproof.model.fold import fold
 from gateproof.model.ladder import DataClass
 from gateproof.model.scenario import read_scenario, run_scenario

@@ -107,7 +107,7 @@ def test_decide_jsonl_with_worker_processes_keeps_input_order_and_stops_at_the_f
 
 @pytest.mark.rule("C144.15")
 def test_the_command_line_reads_integers_beyond_64_bits_exactly_as_in_process():
-    from gateproof.conformance.documents import parse_json
+    from gateproof.conformance.harness.documents import parse_json
 
     assert parse_json(b'{"be_user": 18446744073709551617, "x": [1.5]}') == {"be_user": 18446744073709551617, "x": [1.5]}
     assert parse_json(b'{"text": "12345678901234567890123"}') == {"text": "12345678901234567890123"}
@@ -116,7 +116,7 @@ def test_the_command_line_reads_integers_beyond_64_bits_exactly_as_in_process():
 @pytest.mark.rule("C144.15")
 @given(st.binary(max_size=80) | st.lists(st.sampled_from([b"1234567890", b"7", b"x", b"\xd9\xa3", b" "]), max_size=60).map(b"".join))
 def test_the_long_number_check_finds_exactly_the_runs_of_nineteen_ascii_digits(raw):
-    from gateproof.conformance.documents import has_long_number
+    from gateproof.conformance.harness.documents import has_long_number
 
     assert has_long_number(raw) == (re.search(rb"[0-9]{19}", raw) is not None)
 
@@ -138,7 +138,7 @@ def test_deciding_loads_neither_the_prover_nor_the_harness():
 @pytest.mark.rule("S001.1")
 @pytest.mark.parametrize("be_user", ["0", "18446744073709551617"], ids=["fast parser", "exact parser"])
 def test_a_key_written_twice_outside_a_proposal_is_refused_naming_the_object_and_the_key(be_user):
-    from gateproof.conformance.documents import parse_json
+    from gateproof.conformance.harness.documents import parse_json
 
     text = '{"gateproof": 1, "id": "d", "world": {"enforcement": "observe", "enforcement": "enforce"}, "steps": [{"op": "classify", "configuration": "c"}], "x": %s}' % be_user
     with pytest.raises(ScenarioError, match=r"^\$\.world: the key 'enforcement' is written more than once$"):
@@ -150,7 +150,7 @@ def test_a_key_written_twice_outside_a_proposal_is_refused_naming_the_object_and
 
 @pytest.mark.rule("S001.6")
 def test_shipped_documents_write_a_key_twice_only_within_a_proposal():
-    from gateproof.conformance.documents import parse_json
+    from gateproof.conformance.harness.documents import parse_json
     from gateproof.model.scenario.document import check_repeated_keys
 
     root = pathlib.Path(__file__).parent.parent

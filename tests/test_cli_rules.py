@@ -88,7 +88,7 @@ def test_an_installed_package_reads_the_rules_it_ships(tmp_path):
     installed = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(tmp_path / "site"), str(wheel)],
                                capture_output=True, text=True, timeout=600)
     assert installed.returncode == 0, installed.stderr
-    code = "import gateproof.conformance.adr_entries as a, sys; print(a.adr_folder()); sys.argv = ['gateproof', 'rules', 'G001.3']; import gateproof.conformance.cli as c; c.main()"
+    code = "import gateproof.conformance.explanation.adr_entries as a, sys; print(a.adr_folder()); sys.argv = ['gateproof', 'rules', 'G001.3']; import gateproof.conformance.cli as c; c.main()"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path,
                           env={**os.environ, "PYTHONPATH": str(tmp_path / "site")})
     assert done.returncode == 0, done.stderr

@@ -9,11 +9,11 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from gateproof.conformance import diff as diff_module
-from gateproof.conformance.claims import CLAIMS, check_claim
+from gateproof.conformance.diff.search import search as diff_module
+from gateproof.conformance.diff.claims import CLAIMS, check_claim
 from gateproof.conformance.cli import main
-from gateproof.conformance.cli_diff import unexpected_count
-from gateproof.conformance.diff import documented_consequence, forced_source_count, search_differences
+from gateproof.conformance.cli.diff import unexpected_count
+from gateproof.conformance.diff.search import documented_consequence, forced_source_count, search_differences
 from gateproof.model.scenario import read_scenario
 
 SAME_NAME = next(c for c in CLAIMS if c.id == "claim.175.same-name")

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from gateproof.conformance.diff import outcome_under
+from gateproof.conformance.diff.search import outcome_under
 from gateproof.model.scenario.schema import validate
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

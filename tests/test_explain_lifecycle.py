@@ -2,7 +2,7 @@
 
 import pytest
 
-from gateproof.conformance.explain import explain_scenario
+from gateproof.conformance.explanation.explain import explain_scenario
 from gateproof.model.scenario import read_scenario
 from stories import dequeue, document, queue, resume, skill, snippet, suspend, switch_off, world
 

@@ -10,11 +10,11 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from gateproof.conformance.adr_entries import adr_entries
-from gateproof.conformance.bulk import decided
+from gateproof.conformance.explanation.adr_entries import adr_entries
+from gateproof.conformance.harness.bulk import decided
 from gateproof.conformance.cli import main
-from gateproof.conformance.explain import explain_under
-from gateproof.conformance.explain_trace import WIDTH, text_of
+from gateproof.conformance.explanation.explain import explain_under
+from gateproof.conformance.explanation.trace import WIDTH, text_of
 from gateproof.conformance.proofs.replay import decide_names, is_for
 from gateproof.model.scenario.schema import validate
 

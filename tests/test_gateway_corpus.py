@@ -2,8 +2,8 @@
 
 import pytest
 
-from gateproof.conformance.documents import dumps, parse_json
-from gateproof.conformance.gateway_corpus import CORPUS_DIR, compute_corpus
+from gateproof.conformance.harness.documents import dumps, parse_json
+from gateproof.conformance.corpus.attacks import CORPUS_DIR, compute_corpus
 from gateproof.conformance.implementations import cedar_gateway, unsafe_gateway
 from gateproof.model.scenario.schema import validate
 
@@ -14,7 +14,7 @@ ATTACK_FAMILIES = ("poisoned_runbook", "injection", "forged_authority", "cross_t
 
 
 def test_corpus_files_are_regenerated_from_the_model():
-    assert CORPUS == parse_json(dumps(compute_corpus()), repeats=None, limit=None), "run: python -m gateproof.conformance.gateway_corpus"
+    assert CORPUS == parse_json(dumps(compute_corpus()), repeats=None, limit=None), "run: python -m gateproof.conformance.corpus.attacks"
 
 
 def test_case_ids_are_unique_and_stable_in_form():

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gateproof.conformance.gateway_strategies import CANARY, INJECTIONS, authorized_calls, calls, gateway_scenarios, gateway_worlds, json_values
+from gateproof.conformance.generation.gateway_strategies import CANARY, INJECTIONS, authorized_calls, calls, gateway_scenarios, gateway_worlds, json_values
 from gateproof.conformance.implementations import cedar_gateway
 from gateproof.model.scenario import read_scenario, run_scenario
 

@@ -5,7 +5,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gateproof.conformance.gateway_strategies import (
+from gateproof.conformance.generation.gateway_strategies import (
     CANARY,
     authorized_calls,
     calls,

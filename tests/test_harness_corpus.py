@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from gateproof.conformance.corpus_build import CORPUS_ROOT, FAMILIES, compute_family
+from gateproof.conformance.corpus.build import CORPUS_ROOT, FAMILIES, compute_family
 from gateproof.conformance.harness.corpus import corpus_files, export_corpus, load_corpus
 from gateproof.model.scenario.schema import validate
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gateproof.conformance.strategies import ceiling_scenarios
+from gateproof.conformance.generation.ceiling_strategies import ceiling_scenarios
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 
 # JSON itself has no integer limit, but a document is written as bytes (orjson) only within 64 bits.
@@ -118,7 +118,7 @@ def test_deeply_nested_and_huge_values_are_refused_or_read_without_crashing():
     deep["world"]["enforcement"] = nested
     with pytest.raises(ScenarioError, match=r"\$\.steps\[0\]\.configuration"):
         read_scenario(deep)
-    from gateproof.conformance.documents import parse_json
+    from gateproof.conformance.harness.documents import parse_json
 
     as_text = orjson.dumps({**deep, "world": {"enforcement": "HOLE"}}).replace(b'"HOLE"', b"[" * 5000 + b"]" * 5000)
     with pytest.raises(ScenarioError, match=r"^\$\.world\.enforcement(\[0\]){62}: nested more than 64 levels deep$"):
@@ -204,8 +204,8 @@ def in_proposal(path) -> bool:
 @st.composite
 def stranger_texts(draw):
     """A valid scenario written as text with one hostile change, and what reading it must say: None, or (path, words)."""
-    from gateproof.conformance.documents import dumps
-    from gateproof.conformance.gateway_strategies import gateway_scenarios
+    from gateproof.conformance.harness.documents import dumps
+    from gateproof.conformance.generation.gateway_strategies import gateway_scenarios
     from gateproof.model.scenario.document import MAX_DEPTH, RepeatedKeys
     from gateproof.model.scenario.errors import join_path
 
@@ -239,7 +239,7 @@ def stranger_texts(draw):
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(stranger_texts())
 def test_hostile_text_is_refused_by_name_or_read_decided_and_written_back_exactly(case):
-    from gateproof.conformance.documents import dumps, parse_json
+    from gateproof.conformance.harness.documents import dumps, parse_json
 
     text, refusal = case
     if refusal is not None:
@@ -260,7 +260,7 @@ def test_hostile_text_is_refused_by_name_or_read_decided_and_written_back_exactl
 @settings(max_examples=200, deadline=None)
 @given(ceiling_scenarios(max_steps=2))
 def test_a_document_one_byte_over_the_size_limit_is_refused_and_at_it_is_read(document):
-    from gateproof.conformance.documents import dumps, parse_json
+    from gateproof.conformance.harness.documents import dumps, parse_json
 
     text = dumps(document)
     assert parse_json(text, limit=len(text)) == document

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from gateway_helpers import scenario
 
-from gateproof.conformance.documents import dumps, dumps_pretty, parse_json
+from gateproof.conformance.harness.documents import dumps, dumps_pretty, parse_json
 from gateproof.conformance.implementations import cedar_gateway
 from gateproof.model.gateway.arguments import check_shape, compute_canonical_arguments
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario

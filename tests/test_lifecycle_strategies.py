@@ -2,7 +2,7 @@
 
 from hypothesis import HealthCheck, given, settings
 
-from gateproof.conformance.lifecycle_strategies import lifecycle_scenarios, story_worlds
+from gateproof.conformance.generation.lifecycle_strategies import lifecycle_scenarios, story_worlds
 from gateproof.model.scenario import read_scenario, run_scenario
 
 FAST = settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))

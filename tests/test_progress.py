@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from gateproof.conformance.progress import BARS, LINES, SILENT, Progress, progress_mode
+from gateproof.conformance.cli.progress import BARS, LINES, SILENT, Progress, progress_mode
 
 
 class Terminal(io.StringIO):

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from gateproof.conformance.proofs.decode import scenario_documents, verdicts_of
 from gateproof.conformance.proofs.send import Send, semantics_of, verdict_over
-from gateproof.conformance.strategies import raw_switches, send_steps, worlds
+from gateproof.conformance.generation.ceiling_strategies import raw_switches, send_steps, worlds
 from gateproof.model import enforcement, lattice
 from gateproof.model.enforcement import is_enforcing
 from gateproof.model.lattice import CONCRETE, NO_SOURCE, UNDECLARED

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateproof.conformance.bench_proofs import measure
+from gateproof.conformance.bench.proofs import measure
 from gateproof.conformance.proofs.catalog import CATALOG
 from gateproof.conformance.proofs.domains import GATEWAY_CALLS, SENDS
 from gateproof.conformance.proofs.engine import COUNTEREXAMPLE, PROVED, prove, semantics_named

@@ -9,12 +9,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gateproof.conformance.bulk import decided
+from gateproof.conformance.harness.bulk import decided
 from gateproof.conformance.cli import main
-from gateproof.conformance.lifecycle_strategies import lifecycle_scenarios
+from gateproof.conformance.generation.lifecycle_strategies import lifecycle_scenarios
 from gateproof.conformance.proofs.engine import COUNTEREXAMPLE, PROVED
 from gateproof.conformance.proofs.equivalence import compare_versions
-from gateproof.conformance.strategies import ceiling_scenarios
+from gateproof.conformance.generation.ceiling_strategies import ceiling_scenarios
 
 DECISION_KEYS = ("decision", "declared_class", "source", "sent")
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gateproof.conformance.gateway_strategies import calls, gateway_worlds
+from gateproof.conformance.generation.gateway_strategies import calls, gateway_worlds
 from gateproof.conformance.proofs.domains import GATEWAY_CALLS
 from gateproof.conformance.proofs.gateway_call import (
     DECLARED_KEYS, FORGED_FIELD, FORGED_KEY, REASONS, TOOL_NAMES, UNKNOWN_TOOL, GatewayCall, lab_reason,

@@ -7,7 +7,7 @@ import copy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gateproof.conformance.lifecycle_strategies import run_stories, story_worlds, without_classes
+from gateproof.conformance.generation.lifecycle_strategies import run_stories, story_worlds, without_classes
 from gateproof.conformance.proofs.domains import RUN_STORIES
 from gateproof.conformance.proofs.replay import replay, semantics_named
 from gateproof.conformance.proofs.run_story import OWN_NAME, ForcedRecords, RunStory

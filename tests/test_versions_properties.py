@@ -3,9 +3,9 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gateproof.conformance.claims import decisions, names_across_suspension
-from gateproof.conformance.diff import outcome_under
-from gateproof.conformance.lifecycle_strategies import lifecycle_scenarios, story_worlds
+from gateproof.conformance.diff.claims import decisions, names_across_suspension
+from gateproof.conformance.diff.search import outcome_under
+from gateproof.conformance.generation.lifecycle_strategies import lifecycle_scenarios, story_worlds
 from gateproof.model.lookups import lookup_enabled, lookup_existing
 from gateproof.model.records import Snippet
 from gateproof.model.versions import ADR_SEQUENCE

@@ -3,7 +3,7 @@
 ``scenarios(kind, version, seed)`` is an endless, reproducible stream of
 scenario documents valid against the scenario schema; the same arguments
 give the same stream in any process. The hypothesis strategies
-(``gateproof.conformance.strategies`` and its siblings) stay what property
+(``gateproof.conformance.generation.ceiling_strategies`` and its siblings) stay what property
 tests draw from; a campaign draws from here, since it needs thousands of
 scenarios a second.
 """

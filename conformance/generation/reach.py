@@ -25,7 +25,7 @@ from gateproof.model.gateway.gate import GATEWAY_VERSIONS
 from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.versions import VERSIONS
 
-from ..checkout import refuse_outside_checkout
+from ..corpus.checkout import refuse_outside_checkout
 from ..harness.campaign import CampaignSettings
 from . import scenarios
 from .measure import BranchPoint, Measurement, Region, measure

@@ -11,9 +11,9 @@ import math
 
 from hypothesis import strategies as st
 
-from ..gateway_strategies import gateway_scenarios
-from ..lifecycle_strategies import lifecycle_scenarios
-from ..strategies import ceiling_scenarios
+from .gateway_strategies import gateway_scenarios
+from .lifecycle_strategies import lifecycle_scenarios
+from .ceiling_strategies import ceiling_scenarios
 
 #: Every integer a generated scenario holds fits here, so it reads exactly in any language (JavaScript's safe integers).
 PORTABLE_INTEGERS = 2**53 - 1

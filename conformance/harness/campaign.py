@@ -18,7 +18,7 @@ from typing import Callable
 
 from attrs import evolve, frozen
 
-from ..documents import dumps_pretty
+from .documents import dumps_pretty
 from .corpus import CorpusCase
 from .expectations import RULES_OF_KIND, undecided
 from .hunt import Hunt, model_outcome

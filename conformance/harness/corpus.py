@@ -7,8 +7,8 @@ from pathlib import Path
 
 from attrs import frozen
 
-from ..corpus_build import CORPUS_ROOT
-from ..documents import parse_json
+from ..corpus.build import CORPUS_ROOT
+from .documents import parse_json
 
 
 @frozen

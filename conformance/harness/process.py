@@ -23,7 +23,7 @@ import orjson
 
 from gateproof.model.scenario import ScenarioError
 
-from ..documents import dumps, parse_json
+from .documents import dumps, parse_json
 from .channel import Broken, Channel, StartFailed
 from .protocol import Errored, ProtocolError, Run, RunReply, Start, Started, read_run_reply, read_started
 

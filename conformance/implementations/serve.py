@@ -14,7 +14,7 @@ from typing import Callable
 
 import orjson
 
-from gateproof.conformance.documents import dumps, parse_json
+from gateproof.conformance.harness.documents import dumps, parse_json
 from gateproof.model.scenario import ScenarioError
 from gateproof.conformance.harness.protocol import Errored, Outcome, ProtocolError, Run, Skipped, Start, Started, Stop, read_command
 

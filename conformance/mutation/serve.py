@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..documents import dumps
+from ..harness.documents import dumps
 from .hook import install
 from .mutants import UnknownMutant, mutated_code
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from attrs import evolve
 
-from ..documents import dumps_pretty
+from ..harness.documents import dumps_pretty
 from ..reports.failure import failure_lines
 from .options import PluginSettings
 from .search import Found

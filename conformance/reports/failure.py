@@ -21,8 +21,8 @@ SHOWN_LEAVES = 8  # differing fields printed per disagreement; the reports list 
 
 def step_explanation(scenario: dict, step: int) -> list[str]:
     """The lines ``gateproof explain`` gives for the step at ``step`` (counted from 0); empty when it has none."""
-    from ..explain import explained
-    from ..explain_trace import applied_lines
+    from ..explanation.explain import explained
+    from ..explanation.trace import applied_lines
 
     try:
         steps = explained(read_scenario(scenario)).steps

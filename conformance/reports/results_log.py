@@ -30,7 +30,7 @@ import orjson
 
 from gateproof.model.scenario import ScenarioError
 
-from ..documents import dumps, parse_json
+from ..harness.documents import dumps, parse_json
 from ..harness.paths import create_no_follow
 from ..harness.protocol import Started
 from ..harness.results import Disagreement, Tally, Verdict

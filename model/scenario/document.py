@@ -2,7 +2,7 @@
 
 S001.4 to S001.6 are stated in ``adr/scenario.md``. The checks here work on
 values already parsed; reading the bytes is the caller's (the command line
-and the harness read with ``gateproof.conformance.documents.parse_json``).
+and the harness read with ``gateproof.conformance.harness.documents.parse_json``).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from gateproof.conformance.documents import dumps, parse_json
+from gateproof.conformance.harness.documents import dumps, parse_json
 from gateproof.model.scenario import read_scenario, run_scenario
 
 RULES = ["pre-164", "adr-164", "adr-165", "adr-166", "adr-175", "adr-179", "nr-llm", "lab-001", "lab-001+next"]

@@ -1,0 +1,33 @@
+"""``gateproof corpus``: regenerate the shipped corpus from the model, or write it out for other languages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..corpus.checkout import refuse_outside_checkout
+from ..corpus.build import build as build_corpus
+from ..harness.corpus import export_corpus
+from .options import writable_folder
+
+
+@click.group()
+def corpus() -> None:
+    """The conformance corpus: one file per rule family, cases with stable ids and expected outcomes."""
+
+
+@corpus.command()
+def build() -> None:
+    """Recompute every expected outcome from the model and rewrite the shipped files (from a checkout only)."""
+    refuse_outside_checkout("gateproof corpus build")
+    for path in build_corpus():
+        click.echo(str(path))
+
+
+@corpus.command()
+@click.argument("directory", type=click.Path(file_okay=False), callback=writable_folder)
+def export(directory: str) -> None:
+    """Write the corpus under DIRECTORY, one JSON file per family, for runners in any language."""
+    written = export_corpus(Path(directory))
+    click.echo(f"wrote {len(written)} files under {directory}")

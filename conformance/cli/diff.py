@@ -1,0 +1,183 @@
+"""``gateproof diff``: where two rule versions part, as shrunk stories and the ADRs' own claims.
+
+Results are printed as they come (proofs, then the search, then the
+claims), progress goes to stderr, and the exit status says whether anything
+was unexpected.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+import orjson
+
+from ..diff.claims import ClaimCheck, check_claim, claims_to_check
+from .options import VERSIONS_COMMAND, RuleName, hypothesis_kept_out_of_working_directory, model_versions, out_option, verbosity_options
+from ..diff.search import Difference, each_difference, forced_source_count
+from ..diff.text import claim_lines, difference_lines, printed, proof_lines, summary_lines
+from ..harness.documents import dumps_pretty
+from .progress import Progress
+from ..proofs.equivalence import SUBJECTS, Comparison, each_comparison
+
+USAGE_ERROR = 2
+FORMAT_VERSION = 1
+
+
+def _write(directory: Path, name: str, document: dict) -> str:
+    path = directory / name
+    path.write_bytes(dumps_pretty(document) + b"\n")
+    return str(path)
+
+
+def replayable(document: dict, version: str, description: str) -> dict:
+    """The story as a scenario file that runs under ``version`` with ``gateproof decide``."""
+    return {"gateproof": 1, "id": document["id"], "description": description, "rules": version, "world": document["world"], "steps": document["steps"]}
+
+
+def _difference_report(difference: Difference, path: str, left: str, right: str) -> dict:
+    return {
+        "file": path,
+        "step": difference.step,
+        "op": difference.op,
+        "keys": list(difference.keys),
+        "forced_sources": forced_source_count(difference.scenario),
+        "found_after_seconds": round(difference.seconds, 2),
+        "expected": difference.consequence is not None,
+        "consequence": difference.consequence,
+        "from_result": difference.left["results"][difference.step],
+        "to_result": difference.right["results"][difference.step],
+        "explain": [f"gateproof explain --rules {left} {path}", f"gateproof explain --rules {right} {path}"],
+    }
+
+
+def _proof_report(comparison: Comparison, files: list[str], right: str) -> dict:
+    return {
+        "subjects": comparison.subjects.domain.name,
+        "scope": comparison.scope,
+        "bound": comparison.bound,
+        "result": {"proved": "alike", "counterexample": "differ"}.get(comparison.outcome, comparison.outcome),
+        "seconds": round(comparison.seconds, 3),
+        "files": files,
+        "replay": [command for path in files for command in (f"gateproof decide {path}", f"gateproof decide --rules {right} {path}")],
+        "reason": comparison.reason,
+    }
+
+
+def _claim_report(check: ClaimCheck, path: str | None) -> dict:
+    return {
+        "id": check.claim.id,
+        "adr": check.claim.adr,
+        "statement": check.claim.statement,
+        "versions": list(check.versions),
+        "status": "held" if check.held else "broken",
+        "expected": "held" if check.expected else "broken",
+        "documented": check.documented or None,
+        "counterexample": path,
+        "replay": None if path is None else f"gateproof decide {path}",
+    }
+
+
+def unexpected_count(report: dict) -> int:
+    """Differences no ADR documents, and claims found otherwise than their ADRs say."""
+    return sum(not d["expected"] for d in report["differences"]) + sum(c["status"] != c["expected"] for c in report["claims"])
+
+
+EPILOG = ("Exit status: 0 when every difference found is one an ADR documents and every claim is as its ADR says; "
+          "1 when any result is UNEXPECTED; 2 for bad options or an output folder that cannot be created.")
+
+
+@click.command(epilog=EPILOG)
+@click.option("--from", "left", required=True, type=RuleName(model_versions), help=f"The version the outcomes are compared from ({VERSIONS_COMMAND} lists them).")
+@click.option("--to", "right", required=True, type=RuleName(model_versions), help="The version the outcomes are compared to.")
+@out_option("diff-out", "Where the replayable scenario files go.")
+@click.option("--examples", type=click.IntRange(1, 100_000), default=1000, show_default=True, help="Stories tried per search.")
+@click.option("--limit", type=click.IntRange(1, 20), default=3, show_default=True, help="At most this many differences, each for a different reason.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--no-claims", is_flag=True, help="Skip checking the ADRs' consequence claims.")
+@click.option("--bound", type=click.IntRange(1, 32), default=8, show_default=True,
+              help="Prove the decisions alike for every send and run story up to this many sources and records, or show one where they part.")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable report (conformance/schema/diff-report.schema.json) instead of text.")
+@verbosity_options
+@hypothesis_kept_out_of_working_directory()
+def diff(left: str, right: str, out: str, examples: int, limit: int, seed: int, no_claims: bool, bound: int, as_json: bool,
+         quiet: bool, verbose: bool) -> None:
+    """Prove where two rule versions decide alike, search for the smallest stories on which they differ, and check the ADRs' claims."""
+    if left == right:
+        click.echo("gateproof: error: --from and --to name the same version; nothing can differ", err=True)
+        sys.exit(USAGE_ERROR)
+    directory = Path(out)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        click.echo(f"gateproof: error: {out}: cannot create ({error.strerror})", err=True)
+        sys.exit(USAGE_ERROR)
+
+    def emit(lines: list[str]) -> None:
+        if not as_json:
+            click.echo("\n".join(printed(lines)))
+
+    report = {"gateproof": FORMAT_VERSION, "from": left, "to": right, "bound": bound, "examples": examples, "seed": seed}
+    started = time.monotonic()
+    with Progress("diff", quiet, verbose) as progress:
+        emit([f"gateproof diff --from {left} --to {right}", "", "decisions (declared class, named source, decision, sent), proved with z3:"])
+        report["proofs"] = _proofs(left, right, bound, directory, progress, emit)
+        report["differences"], report["search_seconds"] = _search(left, right, examples, limit, seed, directory, progress, emit)
+        report["claims"] = [] if no_claims else _claims(left, right, max(examples, 1000), seed, directory, progress, emit)
+    report["seconds"] = round(time.monotonic() - started, 2)
+    report["unexpected"] = unexpected_count(report)
+    if as_json:
+        sys.stdout.buffer.write(orjson.dumps(report, option=orjson.OPT_INDENT_2) + b"\n")
+    else:
+        emit(summary_lines(report))
+    sys.exit(1 if report["unexpected"] else 0)
+
+
+def _proofs(left, right, bound, directory, progress, emit) -> list[dict]:
+    progress.stage(f"proving {left} and {right} alike with z3", total=len(SUBJECTS))
+    proofs = []
+    for comparison in each_comparison(left, right, bound):
+        stem = f"proof-{comparison.subjects.domain.name.replace(' ', '-')}"
+        files = [_write(directory, f"{stem}-{number}.json", document) for number, document in enumerate(comparison.documents, 1)]
+        proofs.append(_proof_report(comparison, files, right))
+        progress.advance()
+        progress.line(f"{comparison.subjects.domain.name}: {proofs[-1]['result']} ({proofs[-1]['seconds']}s)")
+        emit(proof_lines(proofs[-1]))
+    return proofs
+
+
+def _search(left, right, examples, limit, seed, directory, progress, emit) -> tuple[list[dict], float]:
+    progress.stage(f"searching for stories {left} and {right} decide differently: stories run")
+    emit(["", f"search: up to {limit} difference(s) in every key of the outcome, {examples} stories a search:"])
+    started, found = time.monotonic(), []
+    for number, difference in enumerate(each_difference(left, right, examples, limit, seed, on_story=progress.advance), 1):
+        what = difference.consequence or "unexpected: no ADR documents this difference"
+        document = replayable(difference.scenario, left, f"{left} and {right} differ at step {difference.step} ({difference.op}): {what}")
+        found.append(_difference_report(difference, _write(directory, f"difference-{number}.json", document), left, right))
+        progress.line(f"difference {number} at step {difference.step} ({difference.op}), after {found[-1]['found_after_seconds']}s")
+        emit(difference_lines(found[-1], left, right))
+    searched = round(time.monotonic() - started, 2)
+    emit(["", f"  {len(found)} difference(s) found in {searched}s" if found else f"  no story found on which the two versions decide differently ({searched}s)"])
+    return found, searched
+
+
+def _claims(left, right, examples, seed, directory, progress, emit) -> list[dict]:
+    todo = claims_to_check(left, right)
+    if not todo:
+        return []
+    progress.stage("checking the ADRs' consequence claims", total=len(todo))
+    emit(["", "consequence claims the ADRs make:"])
+    claims = []
+    for number, (claim, version, other) in enumerate(todo, 1):
+        check = check_claim(claim, version, other, examples, seed)
+        path = None
+        if check.counterexample is not None:
+            description = f"breaks {check.claim.id} under {check.versions[0]}: {check.claim.statement}"
+            path = _write(directory, f"claim-{number}-{check.claim.id}.json", replayable(check.counterexample, check.versions[0], description))
+        claims.append(_claim_report(check, path))
+        progress.advance()
+        progress.line(f"{claim.id} under {', '.join(check.versions)}: {claims[-1]['status']}")
+        emit(claim_lines(claims[-1]))
+    return claims

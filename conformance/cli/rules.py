@@ -1,0 +1,98 @@
+"""``gateproof rules``: the rules as adr/ states them, looked up by the ids the other commands print.
+
+``gateproof rules C144.9`` prints one entry, ``gateproof rules`` lists every
+id with its title, and ``gateproof rules --versions`` lists what ``--rules``
+accepts: the rule versions and the deliberately wrong variants.
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+import click
+
+from ..explanation.adr_entries import Entry, adr_entries, version_lines
+from .options import unknown_name_message
+
+USAGE_ERROR = 2
+WIDTH = 100
+
+#: The versions adr/versions.md's table leaves out: the code's profile, and the gateway's versions as adr/gateway.md introduces them.
+OTHER_VERSION_LINES = [
+    ("nr-llm", "adr-179 as the nr-llm code stands (adr/versions.md, The nr-llm profile): the playground send records no dropped sources"),
+    ("lab-001", "the tool-call gateway as the lab shipped it (rules G001.*)"),
+    ("lab-001+next", "lab-001 with the checks the lab listed as next steps (rules G002.*)"),
+]
+
+
+def wrapped(text: str, indent: str = "") -> list[str]:
+    """Each paragraph of ``text`` wrapped at :data:`WIDTH`, nothing cut."""
+    lines = []
+    for paragraph in text.split("\n\n"):
+        lines += textwrap.wrap(" ".join(paragraph.split()), WIDTH, initial_indent=indent, subsequent_indent=indent,
+                               break_long_words=False, break_on_hyphens=False) or [""]
+        lines.append("")
+    return lines[:-1]
+
+
+def entry_text(entry: Entry) -> str:
+    head = f"{entry.id} — {entry.title}"
+    return "\n".join([head, f"  {entry.file}, {entry.section}" if entry.section else f"  {entry.file}", "", *wrapped(entry.text, "  ")])
+
+
+def listing() -> str:
+    entries = adr_entries().values()
+    width = max(len(entry.id) for entry in entries)
+    lines, file = [], None
+    for entry in entries:
+        if entry.file != file:
+            lines += ([""] if file else []) + [entry.file]
+            file = entry.file
+        lines.append(f"  {entry.id:<{width}}  {entry.title}")
+    return "\n".join(lines + ["", "gateproof rules ID prints one rule's text."])
+
+
+def versions_text() -> str:
+    from ..proofs.replay import DECIDABLE_VARIANTS, WRONG_VARIANTS
+
+    from gateproof.model.versions import DEFAULT_VERSION, VERSIONS
+
+    rows = version_lines(VERSIONS) + OTHER_VERSION_LINES
+    rows = [(name, f"(default) {what}" if name in (DEFAULT_VERSION, "lab-001") else what) for name, what in rows]
+    width = max(len(name) for name, _ in rows)
+    lines = ["rule versions (a scenario's \"rules\"; --rules of decide, explain, prove, diff):"]
+    lines += [line for name, what in rows for line in wrapped_row(name, what, width)]
+    lines += ["", "deliberately wrong variants (--rules of decide and explain; prove refutes those marked *):"]
+    width = max(len(name) for name in DECIDABLE_VARIANTS) + 2
+    for name, semantics in DECIDABLE_VARIANTS.items():
+        mark = "*" if name in WRONG_VARIANTS else " "
+        lines += wrapped_row(f"{mark} {name}", semantics.description or "", width)
+    return "\n".join(lines)
+
+
+def wrapped_row(name: str, what: str, width: int) -> list[str]:
+    text = textwrap.wrap(" ".join(what.split()), WIDTH - width - 4, break_long_words=False, break_on_hyphens=False) or [""]
+    return [f"  {name:<{width}}  {text[0]}"] + [f"  {'':<{width}}  {line}" for line in text[1:]]
+
+
+@click.command(short_help="A rule's text from adr/ by its id; every id with no id; --versions for what --rules takes.")
+@click.argument("rule_id", required=False, metavar="[ID]")
+@click.option("--versions", is_flag=True, help="List the rule versions and wrong variants that --rules accepts.")
+def rules(rule_id: str | None, versions: bool) -> None:
+    """Print the rule ID as adr/ states it (e.g. C144.9); with no ID, list every rule id with its title.
+
+    Exit status 0, or 2 for an unknown id.
+    """
+    if versions:
+        click.echo(versions_text())
+        return
+    if rule_id is None:
+        click.echo(listing())
+        return
+    entries = adr_entries()
+    entry = entries.get(rule_id) or entries.get(rule_id.upper())
+    if entry is None:
+        click.echo(f"gateproof: error: {unknown_name_message('a rule id', rule_id, entries, 'gateproof rules')}", err=True)
+        sys.exit(USAGE_ERROR)
+    click.echo(entry_text(entry))

@@ -1,0 +1,215 @@
+"""``gateproof verify``: drive implementations through the protocol and report where they depart from the model."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+from attrs import evolve
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+from gateproof.model.scenario import ScenarioError, read_scenario
+
+from ..harness.documents import parse_json, read_document
+from ..harness.campaign import KINDS, RULES_OF_KIND, Campaign, CampaignSettings, is_selected
+from ..harness.compare import LEVELS
+from ..harness.corpus import load_corpus
+from ..harness.expectations import CAUGHT, CONFORMANT, is_met
+from ..harness.known import read_known
+from ..harness.channel import end_groups_on_signals
+from ..harness.process import StartFailed
+from ..harness.protocol import ProtocolError
+from ..harness.results import Tally
+from ..harness.shards import parse_shard
+from ..implementations import BUILTINS, is_mutant, unavailable
+from .options import VERSIONS_COMMAND, Seconds, hypothesis_kept_out_of_working_directory, unknown_name_message, writable_folder
+from ..reports import terminal
+from ..reports.render import FORMATS, render_into
+from ..reports.results_log import ResultLog
+
+USAGE_ERROR, DISAGREEMENT = 2, 1
+
+
+def fail(message: str) -> None:
+    click.echo(f"gateproof: error: {message}", err=True)
+    sys.exit(USAGE_ERROR)
+
+
+def split_values(values: tuple[str, ...]) -> tuple[str, ...]:
+    """Repeated options and comma-separated lists alike: ``--kinds a,b --kinds c``."""
+    return tuple(v.strip() for value in values for v in value.split(",") if v.strip())
+
+
+def list_builtins(ctx: click.Context) -> None:
+    for name in BUILTINS:
+        expected = CAUGHT if is_mutant(name) else CONFORMANT
+        why = unavailable(name)
+        click.echo(f"{name:<28} {expected:<15} {'unavailable: ' + why if why else 'available'}")
+    ctx.exit(0)
+
+
+def chosen_implementations(builtins: tuple[str, ...], command: tuple[str, ...]) -> list[tuple[str | None, tuple[str, ...], tuple[str, ...]]]:
+    """(name, argv, how verify names it) for each implementation to drive; a command is named by its answer to start."""
+    names = list(BUILTINS) if "all" in builtins else list(dict.fromkeys(builtins))
+    unknown = [n for n in names if n not in BUILTINS]
+    if unknown:
+        fail(f"--builtin {unknown[0]}: no such built-in; choose from all, {', '.join(BUILTINS)}")
+    missing = [(n, unavailable(n)) for n in names if unavailable(n) and "all" not in builtins]
+    if missing:
+        fail(f"--builtin {missing[0][0]}: cannot be run here: {missing[0][1]}")
+    chosen = [(name, BUILTINS[name], ("--builtin", name)) for name in names]
+    if command:
+        chosen.append((None, command, ("--", *command)))
+    if not chosen:
+        fail("name an implementation: --builtin NAME, or its command after --")
+    return chosen
+
+
+def read_replays(paths: tuple[str, ...]) -> list[dict]:
+    scenarios = []
+    for path in paths:
+        try:
+            with open(path, "rb") as handle:
+                document = parse_json(read_document(handle))
+            read_scenario(document)
+        except OSError as error:
+            fail(f"{path}: cannot read ({error.strerror})")
+        except ScenarioError as error:
+            fail(f"{path}: {error}")
+        scenarios.append(document)
+    return scenarios
+
+
+def drive(name, argv, naming, campaign: CampaignSettings, replays, corpus, log: ResultLog, progress: Progress, console: Console) -> tuple[Tally, bool]:
+    """One implementation's campaign, held to what it is expected to do; whether it started, and restarted whenever it had to."""
+    expected = CAUGHT if name is not None and is_mutant(name) else CONFORMANT
+    tally, started = run_campaign(name, argv, naming, campaign, replays, corpus, log, progress, console)
+    tally.expected = expected
+    log.implementation(tally)
+    return tally, started
+
+
+def run_campaign(name, argv, naming, campaign: CampaignSettings, replays, corpus, log: ResultLog, progress: Progress, console: Console):
+    if name is not None and unavailable(name):
+        reason = unavailable(name)
+        console.print(Text(f"gateproof: {name} is unavailable: {reason}"))
+        return Tally(name, lost=f"unavailable: {reason}", unavailable=reason), True
+    label = name or Path(argv[-1]).name
+    task = progress.add_task(label, total=len(replays) if replays else len(corpus) + campaign.examples)
+
+    def describe(text: str) -> None:
+        progress.update(task, description=f"{label}: {text}" if text else label)
+
+    run = Campaign(name, argv, evolve(campaign, implementation_arguments=naming), observe=log.write,
+                   advance=lambda: progress.advance(task), describe=describe)
+    try:
+        run.start()
+    except StartFailed as error:  # said once, below the campaign's disagreements
+        return Tally(name or shlex.join(argv), lost=f"did not start: {error}"), False
+    if not replays:
+        progress.update(task, total=run.planned(corpus))
+    try:
+        if replays:
+            run.run_replay(replays)
+        else:
+            run.run_corpus(corpus)
+            run.run_generated()
+    except StartFailed as error:
+        console.print(Text(f"gateproof: error: {run.name}: {error}"))
+        return run.lose(error), False
+    return run.finish(), True
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--builtin", "builtins", multiple=True, metavar="NAME", help="A built-in implementation, or all (--list-builtins lists them).")
+@click.option("--list-builtins", is_flag=True, is_eager=True, expose_value=False, callback=lambda ctx, _param, value: list_builtins(ctx) if value else None,
+              help="List the built-in implementations, what each is expected to do, and whether it can run here; then exit.")
+@click.option("--examples", type=click.IntRange(min=0), default=10_000, show_default=True, help="Generated scenarios for each implementation, shared among its rule versions.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed of the generated scenarios.")
+@click.option("--rules", "rules", multiple=True, metavar="VERSION", help=f"Only these rule versions (repeat, or separate by commas; {VERSIONS_COMMAND} lists them).")
+@click.option("--kinds", "kinds", multiple=True, metavar="KIND", help=f"Only these scenario kinds: {', '.join(KINDS)}.")
+@click.option("--compare", "level", type=click.Choice(LEVELS), default="full", show_default=True, help="How strictly outcomes are compared.")
+@click.option("--timeout", type=Seconds(), default=10.0, show_default=True, help="Seconds allowed for each reply.")
+@click.option("--window", type=click.IntRange(min=1), default=64, show_default=True, help="Runs in flight at once.")
+@click.option("--disagreements", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Distinct shrunk disagreements to search for per rule version.")
+@click.option("--exitfirst", "-x", is_flag=True, help="Stop each implementation's campaign at its first disagreement (after the corpus, or the batch it came in).")
+@click.option("--corpus/--no-corpus", "with_corpus", default=True, show_default=True,
+              help="Run the corpus before the generated scenarios; --no-corpus: generated scenarios only.")
+@click.option("--shard", "shard", default="1/1", metavar="I/N", show_default=True,
+              help="Run only part I of N of the campaign (corpus and generated scenarios); the N parts together are the whole. Merge their results with gateproof report.")
+@click.option("--known", "known_path", type=click.Path(dir_okay=False), help="A file of known divergences, each with its issue link.")
+@click.option("--replay", "replays", multiple=True, type=click.Path(dir_okay=False), help="Run only these scenario files (a saved disagreement).")
+@click.option("--out", "out", metavar="DIR", type=click.Path(file_okay=False), default="gateproof-verify", show_default=True, callback=writable_folder,
+              help="Where results.jsonl is written as results come, and disagreements are saved as replayable files.")
+@click.option("--report", "report_formats", multiple=True, type=click.Choice(FORMATS),
+              help="Also render a report in this format into --out (repeat for more); gateproof report renders one later from results.jsonl.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress, no details: the summary alone.")
+@click.option("--verbose", "-v", is_flag=True, help="Every disagreement in full, and a row for every mutant.")
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+@hypothesis_kept_out_of_working_directory()
+def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disagreements, exitfirst, with_corpus, shard, known_path, replays, out, report_formats, quiet, verbose, command) -> None:
+    """Drive implementations through the protocol: the corpus, then generated scenarios, held to the model.
+
+    Name each implementation with --builtin NAME or give its command after --
+    (run without a shell). A built-in mutant (mutant:NAME) is expected to be
+    caught, every other implementation to conform. Exit status: 0 when every
+    implementation did what it is expected to, 1 otherwise (disagreements,
+    nothing decided, or a mutant missed), 2 usage or protocol error. Under --builtin all a
+    built-in that cannot run here (node not on PATH) is reported unavailable.
+    """
+    # SIGTERM, SIGINT or SIGHUP: every implementation's process group ends with verify.
+    click.get_current_context().call_on_close(end_groups_on_signals())
+    rules, kinds = split_values(rules) or None, split_values(kinds) or KINDS
+    every_version = {v for versions in RULES_OF_KIND.values() for v in versions}
+    wrong = [v for v in rules or () if v not in every_version]
+    if wrong:
+        fail(f"--rules {unknown_name_message('a rule version', wrong[0], sorted(every_version), VERSIONS_COMMAND)}")
+    wrong = [v for v in kinds if v not in KINDS]
+    if wrong:
+        fail(f"--kinds {wrong[0]}: choose from {', '.join(KINDS)}")
+    try:
+        part = parse_shard(shard)
+    except ValueError as error:
+        fail(f"--shard {error}")
+    known = ()
+    if known_path:
+        try:
+            known = read_known(Path(known_path))
+        except (OSError, ValueError, ProtocolError) as error:
+            fail(f"{known_path}: {error}")
+    implementations = chosen_implementations(builtins, command)
+    campaign = CampaignSettings(level, examples, seed, rules, kinds, timeout, window, known, Path(out), disagreements=disagreements, exitfirst=exitfirst, shard=part)
+    replayed = read_replays(replays)
+    corpus = [c for c in load_corpus() if is_selected(c.scenario, campaign)] if with_corpus else []
+    console = Console(stderr=True, highlight=False, quiet=quiet)
+    settings = {"compare": level, "examples": examples, "seed": seed, "rules": list(rules) if rules else None, "kinds": list(kinds),
+                "timeout": timeout, "shard": [part.index, part.count], "corpus": with_corpus, "implementations": [list(naming) for _, _, naming in implementations]}
+    results = Path(out) / "results.jsonl"
+    try:
+        log = ResultLog(results, settings)
+    except OSError as error:
+        fail(f"--out {out}: cannot write results.jsonl ({error.strerror})")
+    tallies, all_started = [], True
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as progress:
+        for name, argv, naming in implementations:
+            tally, started = drive(name, argv, naming, campaign, replayed, corpus, log, progress, console)
+            tallies.append(tally)
+            all_started &= started
+    log.close()
+    out_console = terminal.console()
+    if quiet:
+        out_console.print(terminal.summary_table(tallies))
+    else:
+        terminal.print_summary(tallies, out_console, everything=verbose)
+    for report_format in report_formats:
+        written = render_into(results, report_format)
+        if not quiet:
+            out_console.print(Text(f"{report_format} report: {written}"))
+    if not all_started:
+        sys.exit(USAGE_ERROR)
+    sys.exit(0 if all(is_met(t, t.expected) for t in tallies if not t.unavailable) else DISAGREEMENT)

@@ -1,0 +1,135 @@
+"""The conformance corpus: every rule family's cases, with the outcome the model gives each.
+
+The corpus is language-neutral test vectors in the JSON-Schema-Test-Suite's
+style: a family file holds ``{family, description, cases}``, and each case
+has a stable ``id``, a ``description``, the ``rules`` it pins, the
+``scenario`` and the ``expected`` outcome. The ceiling and lifecycle families
+are hand-picked from the shipped ``examples/`` and the rules' example tests,
+followed by every rule's boundary pair (``boundary``: the case where the rule
+decides and the nearest case where it does not); the gateway family is the
+attack corpus of ``gateway_corpus``, one file per attack group. ``python -m gateproof.conformance.corpus.build`` (or
+``gateproof corpus build``) regenerates every expected outcome from the model.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from gateproof.model.scenario import read_scenario, run_scenario
+from gateproof.model.versions import LATEST
+
+from .boundary import decision as boundary_decision
+from .boundary import lifecycle as boundary_lifecycle
+from .boundary import sources as boundary_sources
+from .boundary import zone as boundary_zone
+from . import attacks as gateway_corpus
+from .cases import case, send, world
+from .checkout import refuse_outside_checkout
+from ..harness.documents import dumps_pretty
+
+CORPUS_ROOT = Path(__file__).resolve().parent / "corpus"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def example(case_id: str, file_name: str, rules: list[str], version: str | None = None) -> dict:
+    """A shipped example as a case; ``version`` runs it under another rule version than its own."""
+    scenario = json.loads((EXAMPLES / file_name).read_text(encoding="utf-8"))
+    scenario["id"] = case_id
+    if version is not None:
+        scenario["rules"] = version
+        scenario["description"] = f"Under {version}: {scenario['description']}"
+    return {"id": case_id, "description": scenario["description"], "rules": rules, "scenario": scenario}
+
+
+SECRET_SNIPPET = {"uid": 1, "identifier": "s1", "data_class": "secretAdjacent"}
+PROMPT = {"system_prompt": "x", "system_prompt_class": "sourceCode"}
+
+
+def ceiling_cases() -> list[dict]:
+    return [
+        example("ceiling.example.forced-snippet-refused", "forced-snippet-refused.json", ["C164.1", "C164.4", "C144.10"]),
+        example("ceiling.example.fallback-drags-to-external", "fallback-drags-to-external.json", ["C094.10", "C144.14"]),
+        example("ceiling.example.observe-mode", "observe-mode.json", ["C113.1", "C144.11"]),
+        example("ceiling.example.undeclared-installation", "undeclared-installation.json", ["C144.18", "C164.2"]),
+        case("ceiling.tie.later-source-wins", "Two forced skills of one class: the later one is named.", ["C144.9"],
+             world(skills=[{"uid": 1, "name": "k1", "data_class": "sourceCode"}, {"uid": 2, "name": "k2", "data_class": "sourceCode"}]),
+             [send(forced_skills=[1, 2]), send(forced_skills=[2, 1])]),
+        case("ceiling.zone.missing-provider", "A model whose provider is missing reads as externalGlobal.", ["C094.7"],
+             world(zone="local", configuration=PROMPT) | {"models": [{"identifier": "m", "provider": "nobody"}]}, [send()]),
+        case("ceiling.zone.no-model", "A configuration without a model starts at externalGlobal.", ["C094.8"],
+             world(zone="local", configuration={"model": None, **PROMPT}), [send()]),
+        case("ceiling.zone.one-level-of-fallbacks", "Only one level of fallbacks is read.", ["C094.10"],
+             world(zone="local", configuration={"fallbacks": ["hop"], "system_prompt": "x", "system_prompt_class": "secretAdjacent"},
+                   configurations=[{"identifier": "hop", "model": "m", "fallbacks": ["nowhere"]}]), [send()]),
+        case("ceiling.switch.never-stored-enforces", "A switch never stored enforces.", ["C115.1"], world(snippets=[SECRET_SNIPPET]), [send(forced_snippets=[1])]),
+        case("ceiling.switch.typo-enforces", "Only a literal observe observes: a typo enforces.", ["C113.1"],
+             world(snippets=[SECRET_SNIPPET], enforcement="observ"), [send(forced_snippets=[1])]),
+        case("ceiling.dry-run-not-gated", "A dry run is not gated.", ["C164.5"], world(snippets=[SECRET_SNIPPET]), [send(forced_snippets=[1], dry_run=True)]),
+        case("ceiling.audit.integer-user-only", "Only an integer user uid is recorded.", ["C144.15"],
+             world(snippets=[SECRET_SNIPPET]), [send(forced_snippets=[1], be_user=7), send(forced_snippets=[1], be_user="7")]),
+        case("ceiling.near-miss-class-undeclared", "A stored class is read by exact match: a near miss is undeclared.", ["C094.2", "C144.2"],
+             world(snippets=[{"uid": 1, "identifier": "s1", "data_class": "SECRETADJACENT"}]), [send(forced_snippets=[1])]),
+        case("ceiling.readout.strictest-named", "The readout names the strictest declaration and never an undeclared source.", ["C144.9", "C144.16"],
+             world(zone="local", configuration={"system_prompt": "p", "system_prompt_class": "editorContent", "snippet_tags": "ops"},
+                   snippets=[{"uid": n, "identifier": f"s{n}", "tags": "ops", "data_class": c} for n, c in ((1, "secretAdjacent"), (2, None), (3, "sourceCode"))]),
+             [{"op": "readout", "configuration": "c"}, {"op": "classify", "configuration": "c"}]),
+        *boundary_zone.cases(),
+        *boundary_sources.cases(),
+        *boundary_decision.cases(),
+    ]
+
+
+def lifecycle_cases() -> list[dict]:
+    """Each ADR's story under its own version, under the version before it, and under the latest rules; then the boundary pairs.
+
+    The latest-rules case pins what every later ADR kept of the story, so an
+    implementation that claims only the latest rules is still held to it.
+    """
+    stories = [
+        ("164", "adr-164-queued-run-binds.json", ["C164.1", "C175.5"], "pre-164"),
+        ("165", "adr-165-resume-regates.json", ["C165.1", "C165.3"], "adr-164"),
+        ("166", "adr-166-deactivation-keeps-the-class.json", ["C166.3"], "adr-165"),
+        ("175", "adr-175-tie-names-one-source.json", ["C175.3"], "adr-166"),
+        ("179", "adr-179-dropped-sources-recorded.json", ["C179.1", "C179.2"], "adr-175"),
+    ]
+    cases = []
+    for number, file_name, rules, before in stories:
+        cases.append(example(f"lifecycle.adr-{number}", file_name, rules))
+        cases.append(example(f"lifecycle.adr-{number}.under-{before}", file_name, rules, before))
+        if f"adr-{number}" != LATEST.name:
+            cases.append(example(f"lifecycle.adr-{number}.under-latest", file_name, rules, LATEST.name))
+    return cases + boundary_lifecycle.cases()
+
+
+FAMILIES = {
+    "ceiling": ("The trust ceiling on one send: sources, fold, zone, decision and what it records.", ceiling_cases),
+    "lifecycle": ("A run's forced sources over time: queued, dequeued, suspended, resumed, under each rule version.", lifecycle_cases),
+}
+
+
+def expected(entry: dict) -> dict:
+    return dict(entry, expected=run_scenario(read_scenario(entry["scenario"])))
+
+
+def compute_family(name: str) -> dict:
+    description, cases = FAMILIES[name]
+    return {"family": name, "description": description, "cases": [expected(entry) for entry in cases()]}
+
+
+def build(root: Path = CORPUS_ROOT) -> list[Path]:
+    """Write every family's file under ``root``; the written paths."""
+    root.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in FAMILIES:
+        path = root / f"{name}.json"
+        path.write_bytes(dumps_pretty(compute_family(name)) + b"\n")
+        written.append(path)
+    gateway_corpus.write_corpus(root / "gateway")
+    return written + sorted((root / "gateway").glob("*.json"))
+
+
+if __name__ == "__main__":
+    refuse_outside_checkout("python -m gateproof.conformance.corpus.build")
+    build(Path(sys.argv[1]) if len(sys.argv) > 1 else CORPUS_ROOT)

@@ -1,0 +1,119 @@
+"""The consequence claims the ADRs make about themselves, checked by search.
+
+Each claim is a predicate over one story; a check searches for a story that
+breaks it and shrinks the one it finds. A claim some versions are documented
+to break (the defect a later ADR names) says so, so a broken claim is either
+a documented defect or a finding.
+"""
+
+from __future__ import annotations
+
+import copy
+from random import Random
+from typing import Callable
+
+from attrs import frozen
+from hypothesis import HealthCheck, find, settings
+from hypothesis.errors import NoSuchExample
+
+from .search import ORDER, outcome_under
+from ..generation.lifecycle_strategies import lifecycle_scenarios, story_worlds
+
+#: Keys that say what entered a run or what is said about it, not what the gate decided.
+NOT_DECISION = {"dropped", "forced_snippets", "forced_skills", "state"}
+
+
+def decisions(outcome: dict) -> list[dict]:
+    """Each step's result without the keys that record rather than decide."""
+    return [{k: v for k, v in result.items() if k not in NOT_DECISION} for result in outcome["results"]]
+
+
+def without_dropped(outcome: dict) -> list[dict]:
+    return [{k: v for k, v in result.items() if k != "dropped"} for result in outcome["results"]]
+
+
+def names_across_suspension(outcome: dict) -> bool:
+    """The resume names the source the run's first send named, when neither changed anything in between."""
+    gated = [r for r in outcome["results"] if r["op"] in ("dequeue", "resume") and "decision" in r]
+    if len(gated) < 2 or gated[0]["decision"] == "dry_run":
+        return True
+    return gated[0]["source"] == gated[1]["source"]
+
+
+@frozen
+class Claim:
+    id: str
+    adr: str
+    statement: str
+    stories: dict  # the lifecycle_scenarios flags the claim is about
+    pairwise: bool  # compares --from with --to; otherwise checked under each version alone
+    holds: Callable  # (document, version, other) -> bool
+    holds_from: str = "pre-164"  # the first version documented to keep the claim
+
+    def applies(self, left: str, right: str) -> bool:
+        return not self.pairwise or ORDER.index(min(left, right, key=ORDER.index)) >= ORDER.index(self.holds_from)
+
+
+def _agree(view):
+    return lambda document, version, other: view(outcome_under(document, version)) == view(outcome_under(document, other))
+
+
+CLAIMS = (
+    Claim("claim.164.unclassified", "ADR-164, ADR-166, ADR-175", "an installation that has classified nothing is unaffected",
+          {"classified": False}, True, _agree(decisions)),
+    Claim("claim.175.forces-nothing", "ADR-166, ADR-175", "a run that forces nothing gets exactly the pre-164 answer",
+          {"forcing": False}, False, lambda d, version, _: decisions(outcome_under(d, version)) == decisions(outcome_under(d, "pre-164"))),
+    Claim("claim.175.same-name", "ADR-175", "the name a refusal gives is the same before and after a suspension",
+          {"changing": False, "world_strategy": story_worlds(tied_skills=True, observing=True)}, False,
+          lambda d, version, _: names_across_suspension(outcome_under(d, version)), "adr-175"),
+    Claim("claim.179.same-sources", "ADR-179", "which sources enter a run does not change, only what is said about it",
+          {}, True, _agree(without_dropped), "adr-175"),
+)
+
+
+@frozen
+class ClaimCheck:
+    claim: Claim
+    versions: tuple[str, ...]
+    held: bool
+    counterexample: dict | None
+
+    @property
+    def expected(self) -> bool:
+        """Whether the ADRs document the claim as holding for these versions."""
+        return all(ORDER.index(v) >= ORDER.index(self.claim.holds_from) for v in self.versions)
+
+    @property
+    def documented(self) -> str:
+        if self.held or self.expected:
+            return ""
+        return f"documented: {self.claim.adr} names this as the defect it closes; it holds from {self.claim.holds_from}"
+
+
+def check_claim(claim: Claim, version: str, other: str, examples: int, seed: int = 0) -> ClaimCheck:
+    """Search for a story that breaks ``claim`` under ``version`` (compared with ``other`` when pairwise)."""
+    strategy = lifecycle_scenarios(**claim.stories)
+    options = settings(database=None, max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+    versions = (version, other) if claim.pairwise else (version,)
+    try:
+        broken = find(strategy, lambda d: not claim.holds(d, version, other), settings=options, random=Random(seed))
+    except NoSuchExample:
+        return ClaimCheck(claim, versions, True, None)
+    return ClaimCheck(claim, versions, False, copy.deepcopy(broken))
+
+
+def claims_to_check(left: str, right: str) -> list[tuple[Claim, str, str]]:
+    """Every claim that concerns the two versions, with the versions to check it under: pairwise claims once, the others under each version."""
+    checks = []
+    for claim in CLAIMS:
+        if claim.pairwise:
+            if claim.applies(left, right):
+                checks.append((claim, left, right))
+        else:
+            checks += [(claim, version, version) for version in (left, right)]
+    return checks
+
+
+def check_claims(left: str, right: str, examples: int = 300, seed: int = 0) -> list[ClaimCheck]:
+    """Every claim of :func:`claims_to_check`, checked."""
+    return [check_claim(claim, version, other, examples, seed) for claim, version, other in claims_to_check(left, right)]

@@ -1,0 +1,154 @@
+"""Where two rule versions part: a search for the smallest stories they decide differently.
+
+Hypothesis generates stories, runs each under both versions and shrinks any
+on which the outcomes differ; every difference found is attributed to the
+consequence an ADR documents for it, or reported as unexpected. The ADRs'
+own consequence claims are checked the same way (``gateproof.conformance.diff.claims``).
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from random import Random
+from typing import Callable, Iterator
+
+from attrs import frozen
+from hypothesis import HealthCheck, find, settings
+from hypothesis.errors import NoSuchExample
+
+from gateproof.model.scenario import read_scenario, run_scenario
+from gateproof.model.versions import ADR_SEQUENCE
+
+from ..generation.lifecycle_strategies import lifecycle_scenarios
+
+#: What each version documents as changing, relative to its predecessor: (ops, keys or None for any) -> consequence.
+DOCUMENTED = {
+    "adr-164": [({"send", "dequeue", "resume"}, None, "ADR-164: a run's forced sources bind against the same ceiling as the configuration's own")],
+    "adr-165": [
+        ({"suspend"}, {"state"}, "ADR-165: a suspend persists the forced uids the run is running with"),
+        ({"resume"}, None, "ADR-165: a resume re-gates the persisted forced set against the live records, zone and switch"),
+    ],
+    "adr-166": [({"resume"}, None, "ADR-166: a snippet switched off while the run waited keeps its class on resume")],
+    "adr-175": [
+        ({"send", "readout", "dequeue"}, None, "ADR-175: a disabled forced skill no longer enters a prompt composed now"),
+        ({"resume"}, None, "ADR-175: a resume rebuilds forced skills as the caller listed them (order and duplicates), so a tie names the same source"),
+    ],
+    "adr-179": [({"send", "dequeue"}, {"dropped"}, "ADR-179: a forced source that did not arrive is recorded on the run")],
+    "nr-llm": [({"send"}, {"dropped"}, "nr-llm appendix: the playground send records no dropped sources")],
+}
+
+
+def outcome_under(document: dict, version: str) -> dict:
+    """The outcome of a scenario document run under ``version`` instead of the rules it names."""
+    return run_scenario(read_scenario({**document, "rules": version}))
+
+
+_ABSENT = object()
+
+
+def differing_keys(left: dict, right: dict) -> list[str]:
+    return sorted(k for k in set(left) | set(right) if left.get(k, _ABSENT) != right.get(k, _ABSENT))
+
+
+def first_difference(left: dict, right: dict) -> tuple[int, list[str]] | None:
+    """The first step whose results differ, and the keys that differ in it."""
+    for position, (a, b) in enumerate(zip(left["results"], right["results"])):
+        keys = differing_keys(a, b)
+        if keys:
+            return position, keys
+    return None
+
+
+#: Every version in the order its rules were written; nr-llm follows adr-179.
+ORDER = list(ADR_SEQUENCE) + ["nr-llm"]
+
+
+def ordered(a: str, b: str) -> tuple[str, str]:
+    """The two versions, older first."""
+    return tuple(sorted((a, b), key=ORDER.index))
+
+
+def documented_consequence(older: str, newer: str, op: str, keys: list[str]) -> str | None:
+    """The consequence a version's ADR documents for a difference at ``op`` in ``keys``; None when none does."""
+    between = ORDER[ORDER.index(older) + 1 : ORDER.index(newer) + 1]
+    for version in between:
+        for ops, allowed, consequence in DOCUMENTED.get(version, ()):
+            if op in ops and (allowed is None or set(keys) <= allowed):
+                return consequence
+    return None
+
+
+@frozen
+class Difference:
+    """One story two versions decide differently, with where and why."""
+
+    scenario: dict
+    step: int
+    op: str
+    keys: tuple[str, ...]
+    left: dict  # the outcome under the --from version
+    right: dict
+    consequence: str | None  # the documented consequence, or None: unexpected
+    seconds: float  # from the start of the search until this one was found and shrunk
+
+    @property
+    def signature(self) -> tuple:
+        return signature(self.op, list(self.keys), self.consequence)
+
+
+def signature(op: str, keys: list[str], consequence: str | None) -> tuple:
+    """Two differences are the same finding when one step kind differs for one documented reason."""
+    return (op, consequence) if consequence is not None else (op, tuple(keys))
+
+
+def _settings(examples: int) -> settings:
+    return settings(database=None, max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def _differs(left: str, right: str, seen: set, on_story: Callable[[], None]):
+    older, newer = ordered(left, right)
+
+    def condition(document: dict) -> bool:
+        on_story()
+        found = first_difference(outcome_under(document, left), outcome_under(document, right))
+        if found is None:
+            return False
+        position, keys = found
+        op = document["steps"][position]["op"]
+        return signature(op, keys, documented_consequence(older, newer, op, keys)) not in seen
+
+    return condition
+
+
+def each_difference(left: str, right: str, examples: int = 1000, limit: int = 3, seed: int = 0,
+                    on_story: Callable[[], None] = lambda: None) -> Iterator[Difference]:
+    """Up to ``limit`` shrunk stories on which the versions differ, each at a different (op, keys), each as soon as it is found.
+
+    ``on_story`` is called for every story run under both versions, those tried while shrinking included.
+    """
+    older, newer = ordered(left, right)
+    seen: set = set()
+    started = time.perf_counter()
+    for attempt in range(limit):
+        try:
+            document = find(lifecycle_scenarios(), _differs(left, right, seen, on_story), settings=_settings(examples), random=Random(seed + attempt))
+        except NoSuchExample:
+            return
+        document = copy.deepcopy(document)
+        a, b = outcome_under(document, left), outcome_under(document, right)
+        position, keys = first_difference(a, b)
+        op = document["steps"][position]["op"]
+        difference = Difference(document, position, op, tuple(keys), a, b, documented_consequence(older, newer, op, keys), time.perf_counter() - started)
+        seen.add(difference.signature)
+        yield difference
+
+
+def search_differences(left: str, right: str, examples: int = 1000, limit: int = 3, seed: int = 0) -> list[Difference]:
+    """Every difference :func:`each_difference` finds."""
+    return list(each_difference(left, right, examples, limit, seed))
+
+
+def forced_source_count(document: dict) -> int:
+    """How many forced uids a story asks for, over all its steps."""
+    return sum(len(s.get("forced_snippets", [])) + len(s.get("forced_skills", [])) for s in document["steps"])
