@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from gateproof.conformance.harness import bulk
 from gateproof.conformance.cli import main
-from gateproof.model.scenario import read_scenario, run_scenario
+from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ERROR_SCHEMA = json.loads((ROOT / "conformance" / "schema" / "decide-error.schema.json").read_text())
@@ -152,3 +152,51 @@ def test_the_cores_left_idle_are_the_usable_ones_less_the_load_rounded_up(monkey
     monkeypatch.setattr(bulk.os, "getloadavg", lambda: (load, load, load))
     assert bulk.idle_cores() == idle
     assert bulk.worker_count(64) == idle and bulk.worker_count(1) == 1
+
+
+def _under_replay(name: str, document: dict):
+    from gateproof.conformance.proofs.replay import decided_under, is_for
+
+    if not is_for(name, document):
+        return "does not apply"
+    try:
+        return decided_under(name, document)
+    except ScenarioError as error:
+        return error.path, error.problem
+
+
+def _decided(name: str, document: dict):
+    try:
+        return bulk.decided(document, name)
+    except ScenarioError as error:
+        return "does not apply" if "does not apply" in error.problem else (error.path, error.problem)
+
+
+def test_a_rule_version_read_once_decides_as_the_replay_that_reads_the_document_under_it():
+    from gateproof.conformance.generation import scenarios
+    from gateproof.conformance.harness.corpus import load_corpus
+    from gateproof.model.gateway.gate import GATEWAY_VERSIONS
+    from gateproof.model.versions import VERSIONS
+
+    documents = [case.scenario for case in load_corpus()]
+    documents += [document for version in ("adr-179", "nr-llm") for document in islice(scenarios("ceiling", version, 3), 40)]
+    documents += list(islice(scenarios("gateway", "lab-001", 3), 20))
+    differing = []
+    for name in [*VERSIONS, *GATEWAY_VERSIONS, "wrong:first-wins-ties"]:
+        for document in documents:
+            if _decided(name, document) != _under_replay(name, document):
+                differing.append((name, document["id"]))
+    assert differing == []
+    assert bulk.decided(documents[0], "nr-llm")["rules"] == "nr-llm"
+
+
+def test_a_rule_version_is_decided_without_loading_the_prover():
+    # The prover loads z3, which costs the command's start-up more than a thousand decisions.
+    code = ("import sys; from gateproof.conformance.cli import main; sys.argv = ['gateproof', 'decide', '--jsonl', '--rules', 'nr-llm']\n"
+            "try: main()\nexcept SystemExit as exit: assert exit.code in (0, None), exit.code\n"
+            "loaded = sorted(m for m in sys.modules if m.startswith(('z3', 'gateproof.conformance.proofs')))\n"
+            "print('loaded', loaded, file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], input=line(1) + b"\n", capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert orjson.loads(done.stdout)["rules"] == "nr-llm"
+    assert b"loaded []" in done.stderr

@@ -24,6 +24,7 @@ from gateproof.model.scenario.read import Send
 from gateproof.model.scenario.run import trace_send
 
 from ..harness.bulk import decide_line
+from ..harness.bulk_bench import bench_nrllm
 from ..harness.campaign import Campaign, CampaignSettings
 from ..harness.corpus import load_corpus
 from ..harness.expectations import size_text, smallest_counterexample
@@ -292,6 +293,8 @@ def main() -> None:
     bench_decisions()
     print()
     bench_changes()
+    print()
+    bench_nrllm()
     print()
     bench_jsonl()
     print()

@@ -10,7 +10,7 @@ from gateproof.model.scenario import ScenarioError
 
 from ..harness.bulk import CHUNK, POOL_AFTER, decided, decisions, error_record
 from ..harness.documents import dumps_pretty, parse_json, read_lines
-from .options import decidable_names, fail, open_or_fail, read_input, rules_option
+from .options import decidable_names, fail, model_versions, open_or_fail, read_input, rules_option
 
 
 @click.command()
@@ -22,7 +22,7 @@ from .options import decidable_names, fail, open_or_fail, read_input, rules_opti
               help=f"With --jsonl: processes deciding lines in parallel, this one among them. A second pays only on a core left idle (by the last minute's load) "
                    f"and a stream longer than {CHUNK + POOL_AFTER} lines; otherwise lines are decided in this process alone, and never in more than the idle cores.")
 @rules_option(decidable_names, "Decide under these rules instead of the scenario's own: a rule version, or a deliberately wrong variant (wrong:...)",
-              "a rule version or wrong variant")
+              "a rule version or wrong variant", cheap=model_versions)
 def decide(path: str, jsonl: bool, keep_going: bool, jobs: int, rules: str | None) -> None:
     """Print the model's outcome for the scenario in PATH (- for stdin)."""
     if keep_going and not jsonl:

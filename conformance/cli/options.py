@@ -205,15 +205,19 @@ class RuleName(click.ParamType):
 
     name = "VERSION"
 
-    def __init__(self, names: Callable[[], Iterable[str]], what: str = "a rule version", listing: str = VERSIONS_COMMAND) -> None:
+    def __init__(self, names: Callable[[], Iterable[str]], what: str = "a rule version", listing: str = VERSIONS_COMMAND,
+                 cheap: Callable[[], Iterable[str]] | None = None) -> None:
         self.names = names
         self.what = what
         self.listing = listing
+        self.cheap = cheap  # some of the names, known without loading what ``names`` loads
 
     def get_metavar(self, param, ctx=None) -> str:
         return "VERSION"
 
     def convert(self, value, param, ctx):
+        if self.cheap is not None and value in self.cheap():
+            return value
         names = list(self.names())
         if value in names:
             return value
@@ -240,9 +244,9 @@ def decidable_names() -> list[str]:
     return decide_names()
 
 
-def rules_option(names: Callable[[], Iterable[str]], help: str, what: str = "a rule version", **extra):
-    """``--rules VERSION``, its help ending in where the names are listed."""
-    return click.option("--rules", "rules", type=RuleName(names, what), help=f"{help} ({VERSIONS_COMMAND} lists them).", **extra)
+def rules_option(names: Callable[[], Iterable[str]], help: str, what: str = "a rule version", cheap=None, **extra):
+    """``--rules VERSION``, its help ending in where the names are listed; ``cheap`` names some of them at less cost."""
+    return click.option("--rules", "rules", type=RuleName(names, what, cheap=cheap), help=f"{help} ({VERSIONS_COMMAND} lists them).", **extra)
 
 
 def out_option(default: str | None, help: str):

@@ -12,14 +12,18 @@ to its end) before the process exits, and :func:`decisions` does just that.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 from collections import deque
 from contextlib import contextmanager
 from itertools import islice
 from typing import Iterable, Iterator
 
-from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
+from attrs import evolve
+
+from gateproof.model.scenario import ScenarioError, run_scenario
+from gateproof.model.scenario.read import Scenario, read_valid_scenario
+from gateproof.model.scenario.schema import check_kind, validate
+from gateproof.model.versions import VERSIONS
 
 from .documents import dumps, parse_json
 
@@ -36,16 +40,38 @@ Numbered = tuple[int, bytes]
 Result = tuple[int, "bytes | ScenarioError"]
 
 
-def decided(document, rules: str | None = None) -> dict:
-    """The outcome of a document under its own rules, or under ``rules`` in their place (ScenarioError when invalid)."""
-    scenario = read_scenario(document)
+def validated(document) -> dict:
+    """The document, once the schema has passed it (S001.1); a ScenarioError naming the first wrong field otherwise."""
+    check_kind(document)
+    validate("scenario", document)
+    return document
+
+
+def outcome_of(scenario, document: dict, rules: str | None = None) -> dict:
+    """The outcome of a scenario read from ``document``, under its own rules or under ``rules`` in their place.
+
+    A trust-ceiling rule version replaces the version the scenario was read
+    with, which is all a document's ``rules`` decides; a gateway version, a
+    wrong variant or rules of the other kind go to the prover's replay,
+    which reads the document under them.
+    """
     if rules is None:
         return run_scenario(scenario)
+    if isinstance(scenario, Scenario) and rules in VERSIONS:
+        return run_scenario(evolve(scenario, rules=VERSIONS[rules]))
     from ..proofs.replay import decided_under, is_for  # the prover's variants load only when asked for
 
     if not is_for(rules, document):
         raise ScenarioError("$", f"--rules {rules} does not apply to this kind of scenario")
     return decided_under(rules, document)
+
+
+def decided(document, rules: str | None = None) -> dict:
+    """The outcome of a document under its own rules, or under ``rules`` in their place (ScenarioError when invalid).
+
+    The document is validated once, and read once unless a wrong variant reads it again under its own semantics.
+    """
+    return outcome_of(read_valid_scenario(validated(document)), document, rules)
 
 
 def decide_line(line: bytes, rules: str | None = None) -> bytes | ScenarioError:
@@ -120,6 +146,8 @@ def decide_lines(lines: Iterable[bytes], jobs: int = 1, rules: str | None = None
 
 def _shared(chunks: Iterator[list[Numbered]], workers: int, rules: str | None) -> Iterator[Result]:
     """Chunks decided by ``workers`` worker processes and this one, handed on in order, at most :data:`AHEAD` chunks a process pending."""
+    import multiprocessing  # loaded only by a stream that pays for a pool, not by the start-up of every other
+
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     pool = context.Pool(workers)
     try:

@@ -19,11 +19,12 @@ from gateproof.model.scenario.errors import join_path
 
 # orjson reads an integer below -2**63 or above 2**64 - 1 as a float; a run of
 # 19 digits marks a document that the exact (and slower) standard parser must
-# read instead. The run is found by turning every digit into "0", every
-# opening bracket into "[" and every other byte into "x", then searching for
-# nineteen zeros: ten times cheaper than a regular expression, which tries a
-# match at every position. The same pass counts the brackets.
-_SHAPE = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x5B if byte in b"[{" else 0x78 for byte in range(256))
+# read instead. The run is found by turning every digit into "0" and every
+# other byte into "x", then searching for nineteen zeros: ten times cheaper
+# than a regular expression, which tries a match at every position. A text
+# that is the document as orjson writes it needs no search (see
+# ``written_as_orjson_writes``).
+_SHAPE = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x78 for byte in range(256))
 _LONG_RUN = b"0" * 19
 
 
@@ -32,7 +33,17 @@ def has_long_number(raw: bytes) -> bool:
     return _LONG_RUN in raw.translate(_SHAPE)
 
 
-def may_repeat_a_key(raw: bytes, document: object) -> bool:
+def written_as_orjson_writes(raw: bytes, again: bytes) -> bool:
+    """Whether the text is ``again``, the document it holds as orjson writes it, but for white space after it.
+
+    Such a text writes no key twice (the parsed object keeps each key once)
+    and no integer beyond 64 bits (orjson would have read it as a float, and
+    writes that otherwise): it needs neither check. A bulk line is, as a rule.
+    """
+    return raw.startswith(again) and len(raw) - len(again) <= 2
+
+
+def may_repeat_a_key(raw: bytes, document: object, again: bytes | None = None) -> bool:
     """Whether the text may write a key twice in one object; False only when it certainly does not.
 
     The parsed document written again is the text itself when the text is
@@ -43,8 +54,8 @@ def may_repeat_a_key(raw: bytes, document: object) -> bool:
     again holds exactly the text's colons less one per key its objects lost:
     the counts are equal only when no key was written twice.
     """
-    again = orjson.dumps(document)
-    if raw.startswith(again) and len(raw) - len(again) <= 2:  # what follows the document is white space
+    again = orjson.dumps(document) if again is None else again
+    if written_as_orjson_writes(raw, again):
         return False
     written = raw.count(b":")
     if b"\\u" in raw:
@@ -141,11 +152,13 @@ def parse_json(data: bytes | str, where: str = "$", repeats=check_repeated_keys,
         except orjson.JSONDecodeError as error:
             document = _read_exactly(raw, str(error))
         else:
-            shape = raw.translate(_SHAPE)
             # No value can nest deeper than the text has brackets: most documents skip the walk.
-            if shape.count(b"[") > MAX_DEPTH:
+            if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH:
                 check_depth(document)
-            if not (_LONG_RUN in shape or may_repeat_a_key(raw, document)):
+            again = orjson.dumps(document)
+            if written_as_orjson_writes(raw, again):
+                return document
+            if not (has_long_number(raw) or may_repeat_a_key(raw, document, again)):
                 return document
             document = _read_exactly(raw, None)
         if repeats is not None:
