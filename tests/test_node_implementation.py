@@ -344,3 +344,16 @@ def test_a_unicode_digit_is_not_a_numeric_string():
     world = {"providers": [], "models": [], "configurations": [{"identifier": "c"}]}
     line = json.dumps({"gateproof": 1, "id": "unicode-digits", "world": world, "steps": [{"op": "send", "configuration": "c", "forced_snippets": ["٣", "１２"]}]})
     assert disagreements([line], answer([line])) == []
+
+
+@pytest.mark.parametrize("rules", GATEWAY_VERSIONS)
+def test_a_tool_named_by_a_value_holding_an_integer_beyond_64_bits_is_refused_as_unknown(rules):
+    # G001.1: any JSON value may stand where a tool's name goes; the action text of G002.3 must still be written.
+    scenario = {"gateproof": 1, "kind": "gateway", "id": "big-tool", "rules": rules,
+                "world": {"sessions": [{"id": "s-1", "user": "ana", "tenant": "acme", "roles": ["support"]}],
+                          "cases": [{"id": "CASE-1", "tenant": "acme", "assignees": ["ana"], "content": ""}]},
+                "steps": [{"op": "call", "session": "s-1", "tool": [None, -28471038288380215296], "arguments": {"V": 6374}}]}
+    lines = [json.dumps(scenario)]
+    expected = model_outcome(lines[0])
+    assert expected["results"][0]["reason"] == "unknown_tool"
+    assert disagreements(lines, answer(lines)) == []

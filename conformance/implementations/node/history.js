@@ -3,9 +3,10 @@
 // idempotency key is bound to (G002.2, G002.3). Under lab-001 nothing is remembered.
 const { canonicalText } = require('./proposal');
 
-// G002.3: an action is the session, the tool and the canonical arguments (G002.7), nothing less.
+// G002.3: an action is the session, the tool and the canonical arguments (G002.7), nothing less. The tool is
+// written canonically too: a proposal may name it by any JSON value, a BigInt among them, which JSON.stringify refuses.
 function actionOf(sessionId, tool, args) {
-  return JSON.stringify([sessionId, tool, canonicalText(args)]);
+  return JSON.stringify([sessionId, canonicalText(tool), canonicalText(args)]);
 }
 
 class History {
