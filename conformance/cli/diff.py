@@ -15,14 +15,13 @@ import click
 import orjson
 
 from ..diff.claims import ClaimCheck, check_claim, claims_to_check
-from .options import VERSIONS_COMMAND, RuleName, hypothesis_kept_out_of_working_directory, model_versions, out_option, verbosity_options
+from .options import USAGE_ERROR, VERSIONS_COMMAND, RuleName, hypothesis_kept_out_of_working_directory, model_versions, out_option, verbosity_options
 from ..diff.search import Difference, each_difference, forced_source_count
 from ..diff.text import claim_lines, difference_lines, printed, proof_lines, summary_lines
 from ..harness.documents import dumps_pretty
 from .progress import Progress
 from ..proofs.equivalence import SUBJECTS, Comparison, each_comparison
 
-USAGE_ERROR = 2
 FORMAT_VERSION = 1
 
 

@@ -13,9 +13,8 @@ import textwrap
 import click
 
 from ..explanation.adr_entries import Entry, adr_entries, version_lines
-from .options import unknown_name_message
+from .options import USAGE_ERROR, unknown_name_message
 
-USAGE_ERROR = 2
 WIDTH = 100
 
 #: The versions adr/versions.md's table leaves out: the code's profile, and the gateway's versions as adr/gateway.md introduces them.

@@ -26,12 +26,12 @@ from ..harness.protocol import ProtocolError
 from ..harness.results import Tally
 from ..harness.shards import parse_shard
 from ..implementations import BUILTINS, is_mutant, unavailable
-from .options import VERSIONS_COMMAND, Seconds, fail, hypothesis_kept_out_of_working_directory, unknown_name_message, writable_folder
+from .options import USAGE_ERROR, VERSIONS_COMMAND, Seconds, fail, hypothesis_kept_out_of_working_directory, unknown_name_message, writable_folder
 from ..reports import terminal
 from ..reports.render import FORMATS, render_into
 from ..reports.results_log import ResultLog
 
-USAGE_ERROR, DISAGREEMENT = 2, 1
+DISAGREEMENT = 1
 
 
 def split_values(values: tuple[str, ...]) -> tuple[str, ...]:

@@ -1,11 +1,18 @@
-"""A nondeterministic gateway: every other answer comes from the cross-tenant bug, the rest are right."""
+"""A nondeterministic gateway: the first answer to a scenario comes from the cross-tenant bug, any later one is right.
 
-import itertools
+Keyed by the scenario itself, not by a count of calls, so which answers are
+wrong does not depend on what ran before in the same process.
+"""
+
+import json
 
 from . import cross_tenant_gateway, lab_gateway
 
-_calls = itertools.count()
+_seen: set[str] = set()
 
 
 def run(scenario: dict) -> dict:
-    return (cross_tenant_gateway if next(_calls) % 2 else lab_gateway).run(scenario)
+    key = json.dumps(scenario, sort_keys=True)
+    first = key not in _seen
+    _seen.add(key)
+    return (cross_tenant_gateway if first else lab_gateway).run(scenario)
