@@ -15,7 +15,7 @@ import click
 import orjson
 
 from ..diff.claims import ClaimCheck, check_claim, claims_to_check
-from .options import USAGE_ERROR, VERSIONS_COMMAND, RuleName, hypothesis_kept_out_of_working_directory, model_versions, out_option, verbosity_options
+from .options import USAGE_ERROR, VERSIONS_COMMAND, RuleName, model_versions, out_option, verbosity_options
 from ..diff.search import Difference, each_difference, forced_source_count
 from ..diff.text import claim_lines, difference_lines, printed, proof_lines, summary_lines
 from ..harness.documents import dumps_pretty
@@ -100,7 +100,6 @@ EPILOG = ("Exit status: 0 when every difference found is one an ADR documents an
               help="Prove the decisions alike for every send and run story up to this many sources and records, or show one where they part.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable report (conformance/schema/diff-report.schema.json) instead of text.")
 @verbosity_options
-@hypothesis_kept_out_of_working_directory()
 def diff(left: str, right: str, out: str, examples: int, limit: int, seed: int, no_claims: bool, bound: int, as_json: bool,
          quiet: bool, verbose: bool) -> None:
     """Prove where two rule versions decide alike, search for the smallest stories on which they differ, and check the ADRs' claims."""

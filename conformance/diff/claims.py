@@ -8,16 +8,15 @@ a documented defect or a finding.
 
 from __future__ import annotations
 
-import copy
-from random import Random
 from typing import Callable
 
 from attrs import frozen
-from hypothesis import HealthCheck, find, settings
-from hypothesis.errors import NoSuchExample
+
+from gateproof.model.scenario import ScenarioError, read_scenario
 
 from .search import ORDER, outcome_under
-from ..generation.lifecycle_strategies import lifecycle_scenarios, story_worlds
+from ..generation.reducer import reduce
+from ..generation.stories import StoryKind, fits, story_document
 
 #: Keys that say what entered a run or what is said about it, not what the gate decided.
 NOT_DECISION = {"dropped", "forced_snippets", "forced_skills", "state"}
@@ -45,7 +44,7 @@ class Claim:
     id: str
     adr: str
     statement: str
-    stories: dict  # the lifecycle_scenarios flags the claim is about
+    stories: StoryKind  # the stories the claim is about
     pairwise: bool  # compares --from with --to; otherwise checked under each version alone
     holds: Callable  # (document, version, other) -> bool
     holds_from: str = "pre-164"  # the first version documented to keep the claim
@@ -60,14 +59,14 @@ def _agree(view):
 
 CLAIMS = (
     Claim("claim.164.unclassified", "ADR-164, ADR-166, ADR-175", "an installation that has classified nothing is unaffected",
-          {"classified": False}, True, _agree(decisions)),
+          StoryKind(classified=False), True, _agree(decisions)),
     Claim("claim.175.forces-nothing", "ADR-166, ADR-175", "a run that forces nothing gets exactly the pre-164 answer",
-          {"forcing": False}, False, lambda d, version, _: decisions(outcome_under(d, version)) == decisions(outcome_under(d, "pre-164"))),
+          StoryKind(forcing=False), False, lambda d, version, _: decisions(outcome_under(d, version)) == decisions(outcome_under(d, "pre-164"))),
     Claim("claim.175.same-name", "ADR-175", "the name a refusal gives is the same before and after a suspension",
-          {"changing": False, "world_strategy": story_worlds(tied_skills=True, observing=True)}, False,
+          StoryKind(changing=False, tied_skills=True, observing=True), False,
           lambda d, version, _: names_across_suspension(outcome_under(d, version)), "adr-175"),
     Claim("claim.179.same-sources", "ADR-179", "which sources enter a run does not change, only what is said about it",
-          {}, True, _agree(without_dropped), "adr-175"),
+          StoryKind(), True, _agree(without_dropped), "adr-175"),
 )
 
 
@@ -90,16 +89,35 @@ class ClaimCheck:
         return f"documented: {self.claim.adr} names this as the defect it closes; it holds from {self.claim.holds_from}"
 
 
+#: Stories a claim's counterexample may be reduced through: each costs a decision under one or two versions.
+REDUCTION_BUDGET = 2000
+
+
 def check_claim(claim: Claim, version: str, other: str, examples: int, seed: int = 0) -> ClaimCheck:
-    """Search for a story that breaks ``claim`` under ``version`` (compared with ``other`` when pairwise)."""
-    strategy = lifecycle_scenarios(**claim.stories)
-    options = settings(database=None, max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+    """Search ``examples`` seeded stories for one that breaks ``claim`` under ``version`` (compared with ``other`` when pairwise).
+
+    The first story that breaks it is reduced to the smallest story of the
+    claim's kind that still breaks it.
+    """
     versions = (version, other) if claim.pairwise else (version,)
-    try:
-        broken = find(strategy, lambda d: not claim.holds(d, version, other), settings=options, random=Random(seed))
-    except NoSuchExample:
-        return ClaimCheck(claim, versions, True, None)
-    return ClaimCheck(claim, versions, False, copy.deepcopy(broken))
+
+    def breaks(document: dict) -> bool:
+        return not claim.holds(document, version, other)
+
+    def still_breaks(document: dict) -> bool:
+        if not fits(document, claim.stories):
+            return False
+        try:
+            read_scenario(document)
+        except ScenarioError:
+            return False
+        return breaks(document)
+
+    for number in range(examples):
+        story = story_document(seed * 1_000_003 + number, claim.stories)
+        if breaks(story):
+            return ClaimCheck(claim, versions, False, reduce(story, still_breaks, REDUCTION_BUDGET))
+    return ClaimCheck(claim, versions, True, None)
 
 
 def claims_to_check(left: str, right: str) -> list[tuple[Claim, str, str]]:

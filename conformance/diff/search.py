@@ -1,26 +1,25 @@
 """Where two rule versions part: a search for the smallest stories they decide differently.
 
-Hypothesis generates stories, runs each under both versions and shrinks any
-on which the outcomes differ; every difference found is attributed to the
+Seeded stories (:mod:`gateproof.conformance.generation.stories`) are run
+under both versions, and the first on which the outcomes differ in a way not
+yet found is reduced, as a document, to the smallest story that still
+differs in that way; every difference found is attributed to the
 consequence an ADR documents for it, or reported as unexpected. The ADRs'
 own consequence claims are checked the same way (``gateproof.conformance.diff.claims``).
 """
 
 from __future__ import annotations
 
-import copy
 import time
-from random import Random
 from typing import Callable, Iterator
 
 from attrs import frozen
-from hypothesis import HealthCheck, find, settings
-from hypothesis.errors import NoSuchExample
 
-from gateproof.model.scenario import read_scenario, run_scenario
+from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 from gateproof.model.versions import ADR_SEQUENCE
 
-from ..generation.lifecycle_strategies import lifecycle_scenarios
+from ..generation.reducer import reduce
+from ..generation.stories import story_document
 
 #: What each version documents as changing, relative to its predecessor: (ops, keys or None for any) -> consequence.
 DOCUMENTED = {
@@ -102,40 +101,55 @@ def signature(op: str, keys: list[str], consequence: str | None) -> tuple:
     return (op, consequence) if consequence is not None else (op, tuple(keys))
 
 
-def _settings(examples: int) -> settings:
-    return settings(database=None, max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+#: Stories a difference may be reduced through: each costs a decision under both versions.
+REDUCTION_BUDGET = 2000
 
 
-def _differs(left: str, right: str, seen: set, on_story: Callable[[], None]):
-    older, newer = ordered(left, right)
+def _finding(document: dict, left: str, right: str) -> tuple | None:
+    """The signature of the first step ``document``'s outcomes differ at under the two versions; None when they agree."""
+    found = first_difference(outcome_under(document, left), outcome_under(document, right))
+    if found is None:
+        return None
+    position, keys = found
+    op = document["steps"][position]["op"]
+    return signature(op, keys, documented_consequence(*ordered(left, right), op, keys))
 
-    def condition(document: dict) -> bool:
-        on_story()
-        found = first_difference(outcome_under(document, left), outcome_under(document, right))
-        if found is None:
-            return False
-        position, keys = found
-        op = document["steps"][position]["op"]
-        return signature(op, keys, documented_consequence(older, newer, op, keys)) not in seen
 
-    return condition
+def _valid(document: dict) -> bool:
+    try:
+        read_scenario(document)
+    except ScenarioError:
+        return False
+    return True
 
 
 def each_difference(left: str, right: str, examples: int = 1000, limit: int = 3, seed: int = 0,
                     on_story: Callable[[], None] = lambda: None) -> Iterator[Difference]:
-    """Up to ``limit`` shrunk stories on which the versions differ, each at a different (op, keys), each as soon as it is found.
+    """Up to ``limit`` reduced stories on which the versions differ, each at a different (op, keys), each as soon as it is found.
 
-    ``on_story`` is called for every story run under both versions, those tried while shrinking included.
+    Each search tries up to ``examples`` new stories. ``on_story`` is called
+    for every story run under both versions, those tried while reducing included.
     """
     older, newer = ordered(left, right)
     seen: set = set()
     started = time.perf_counter()
-    for attempt in range(limit):
-        try:
-            document = find(lifecycle_scenarios(), _differs(left, right, seen, on_story), settings=_settings(examples), random=Random(seed + attempt))
-        except NoSuchExample:
+    stories = (story_document(seed * 1_000_003 + number) for number in range(examples * limit))
+    for _ in range(limit):
+        for _, story in zip(range(examples), stories):
+            on_story()
+            found = _finding(story, left, right)
+            if found is not None and found not in seen:
+                break
+        else:
             return
-        document = copy.deepcopy(document)
+
+        def same_finding(document: dict, wanted: tuple = found) -> bool:
+            if not _valid(document):
+                return False
+            on_story()
+            return _finding(document, left, right) == wanted
+
+        document = reduce(story, same_finding, REDUCTION_BUDGET)
         a, b = outcome_under(document, left), outcome_under(document, right)
         position, keys = first_difference(a, b)
         op = document["steps"][position]["op"]

@@ -20,28 +20,21 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from .ceiling_strategies import CLASS_VALUES, CONFIGURATIONS, MODELS, PROVIDERS, ZONE_VALUES
-
-MAX_RECORDS = 3  # snippets and skills each; uid MAX_RECORDS + 1 is never stored
+from .stories import CHANGE_KINDS, FORCED, MAX_RECORDS, ODD_FORCED, SKILL_CLASSES, SWITCHES, as_change, without_classes
 
 _classes = st.sampled_from([None] + CLASS_VALUES)
-# Fewer classes for skills, so that two forced skills often tie: the tie is where order shows.
-_skill_classes = st.sampled_from([CLASS_VALUES[2], None, CLASS_VALUES[1], CLASS_VALUES[5]])
+_skill_classes = st.sampled_from(SKILL_CLASSES)
 _zones = st.sampled_from(ZONE_VALUES + [""])
-_switches = st.sampled_from(["enforce", "observe", None, " OBSERVE ", "observ"])  # None: never stored
+_switches = st.sampled_from(SWITCHES)
 _flags = st.booleans()
 _rarely = st.sampled_from([False, False, False, True])
 _counts = st.integers(0, MAX_RECORDS)
 _uids = st.integers(1, MAX_RECORDS)
 _models = st.sampled_from(MODELS[:2] + [None])
 _configurations = st.sampled_from(CONFIGURATIONS)
-# Common forced sets first (two or more uids are where order and ties show), then anything a payload may hold.
-_forced = st.one_of(
-    st.sampled_from([[], [1], [1, 2], [2, 3], [1, 2, 3], [2, 1], [1, 1]]),
-    st.lists(st.one_of(st.integers(1, MAX_RECORDS + 1), st.sampled_from(["1", 0, -1, 1.5])), max_size=3),
-)
+_forced = st.one_of(st.sampled_from(FORCED), st.lists(st.one_of(st.integers(1, MAX_RECORDS + 1), st.sampled_from(ODD_FORCED)), max_size=3))
 _no_forced = st.just([])
-# Switching a forced record off is the change most ADRs of the series turn on, so it is drawn most.
-_change_kinds = st.sampled_from(["switch", "switch", "switch", "class", "class", "delete", "zone", "zone", "enforcement", "delete configuration"])
+_change_kinds = st.sampled_from(CHANGE_KINDS)
 _record_kinds = st.sampled_from(["snippet", "skill"])
 _changes = st.tuples(_change_kinds, _record_kinds, _uids, _flags, _classes, _zones, _switches, _configurations)
 
@@ -84,39 +77,6 @@ def story_worlds(draw, tied_skills: bool = False, observing: bool = False) -> di
     if switch is not None:
         world["enforcement"] = switch
     return world
-
-
-def without_classes(world: dict) -> dict:
-    """The same world with every declared class removed: an installation that classified nothing."""
-    return {
-        **world,
-        "configurations": [{**c, "system_prompt_class": None} for c in world["configurations"]],
-        "snippets": [{**s, "data_class": None} for s in world["snippets"]],
-        "skills": [{**s, "data_class": None} for s in world["skills"]],
-    }
-
-
-def as_change(world: dict, drawn: tuple, classified: bool = True, targets: dict | None = None) -> dict:
-    """One drawn change made concrete for ``world``; a change naming a record the world lacks moves the switch instead.
-
-    ``targets`` maps a record kind to the uids a run forces: a change to that
-    kind then picks one of them, since a change to an unforced record rarely
-    matters to a run.
-    """
-    kind, record_kind, uid, flag, data_class, zone, switch, configuration = drawn
-    records = world["snippets" if record_kind == "snippet" else "skills"]
-    if kind == "zone":
-        return {"op": "update", "kind": "provider", "identifier": PROVIDERS[uid % 2], "set": {"zone": zone}}
-    if kind == "delete configuration":
-        return {"op": "delete", "kind": "configuration", "identifier": configuration}
-    if kind == "enforcement" or not records or (kind == "class" and not classified):
-        return {"op": "set_enforcement", "unset": True} if switch is None else {"op": "set_enforcement", "value": switch}
-    forced = [u for u in (targets or {}).get(record_kind, ()) if isinstance(u, int) and 1 <= u <= len(records)]
-    uid = forced[(uid - 1) % len(forced)] if forced else (uid - 1) % len(records) + 1
-    if kind == "delete":
-        return {"op": "delete", "kind": record_kind, "uid": uid}
-    field = "data_class" if kind == "class" else ("active" if record_kind == "snippet" else "enabled")
-    return {"op": "update", "kind": record_kind, "uid": uid, "set": {field: data_class if kind == "class" else flag}}
 
 
 def record_changes(world: dict, classified: bool = True) -> st.SearchStrategy:
