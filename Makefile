@@ -1,4 +1,4 @@
-# The two commands of the README's quick start, the suite with every core busy, the check of the built wheel and sdist, the benchmarks, how far the generators reach, mutation testing of the model, and a picture of the HTML report.
+# The two commands of the README's quick start, the input fuzzing at ten times its share, the suite with every core busy, the check of the built wheel and sdist, the benchmarks, how far the generators reach, mutation testing of the model, and a picture of the HTML report.
 # Each target creates the virtual environment it needs on first use.
 
 PYTHON ?= python3
@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-loaded package-check bench reach mutation report-screenshot clean
+.PHONY: demo test fuzz test-loaded package-check bench reach mutation report-screenshot clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ WORKERS ?= auto
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n $(WORKERS)
+
+# The input fuzzing with ten times the documents the suite tries.
+fuzz: $(STAMP)
+	GATEPROOF_FUZZ=10 $(BIN)/python -m pytest -n $(WORKERS) tests/test_input_fuzz.py
 
 test-loaded: $(STAMP)
 	sh .ci/test-loaded

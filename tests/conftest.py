@@ -20,3 +20,11 @@ ADR = Path(__file__).resolve().parent.parent / "adr" / "gateway.md"
 def adr_rule_ids() -> set[str]:
     """Every rule id with an entry in adr/gateway.md."""
     return set(re.findall(r"^### (G\d{3}\.\d+) — ", ADR.read_text(encoding="utf-8"), re.M))
+
+
+def pytest_configure(config):
+    from fuzz_scale import scale_problem
+
+    problem = scale_problem()
+    if problem:
+        raise pytest.UsageError(problem)

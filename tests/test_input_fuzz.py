@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from gateproof.conformance.generation.ceiling_strategies import ceiling_scenarios
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 
+from fuzz_scale import fuzz_examples
+
 # JSON itself has no integer limit, but a document is written as bytes (orjson) only within 64 bits.
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
@@ -88,7 +90,7 @@ def broken_documents(draw):
 
 
 @pytest.mark.rule("S001.1")
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=fuzz_examples(1000), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(broken_documents())
 def test_every_broken_document_is_refused_naming_the_broken_field(case):
     document, path = case
@@ -98,7 +100,7 @@ def test_every_broken_document_is_refused_naming_the_broken_field(case):
 
 
 @pytest.mark.rule("S001.1")
-@settings(max_examples=7000, deadline=None)
+@settings(max_examples=fuzz_examples(2000), deadline=None)
 @given(st.one_of(json_values, st.dictionaries(st.sampled_from(["gateproof", "id", "world", "steps", "rules", "kind", "x"]), json_values)))
 def test_arbitrary_json_is_either_a_scenario_or_a_scenario_error(document):
     try:
