@@ -83,7 +83,6 @@ UNREACHABLE: dict[str, str] = {
     "model/tables.py:90": "a generated world holds at most a few records a table, one leaf of the tree",
     "model/tables.py:140": "the readers check every key a step names is in the world",
     "model/scenario/story.py:126": "a document handed to run_scenario unread is read first; a generated scenario is read by its caller",
-    "model/gateway/arguments.py:158": "a key written twice is invalid outside a call's proposal (S001.6), and a call's arguments are canonical only past G001.17",
     "model/scenario/story.py:105": "invalid: an update or delete of a record an earlier step removed",
     "model/scenario/story.py:113": "invalid: a step naming a configuration an earlier step deleted",
     "model/gateway/scenario.py:33": "invalid: two gateway records sharing an id",

@@ -45,9 +45,7 @@ def compute_fingerprint(session: Session, tool: str, arguments: dict) -> str:
 
 
 def lookup_key_binding(bindings: tuple[KeyBinding, ...], key: str | None) -> KeyBinding | None:
-    """G002.2: the allowed export an idempotency key already stands for, if any; denied calls bind no key."""
-    if key is None:
-        return None
+    """G002.2: the allowed export an idempotency key already stands for, if any; denied calls bind no key, nor does a call without one."""
     return next((binding for binding in bindings if binding.key == key), None)
 
 
