@@ -34,12 +34,8 @@ def missing_uids(index: Mapping, kind: str, requested: Sequence[int], arrived: S
     The reason is ``deactivated`` when the record still exists and ``gone``
     when it does not, which covers a deleted uid and one that never existed.
     """
-    if not requested:
-        return ()
     arrived_uids = {record.uid for record in arrived}
     absent = [uid for uid in requested if uid not in arrived_uids]
-    if not absent:
-        return ()
     existing = {record.uid for record in lookup_existing(index, absent)}
     return tuple(DroppedSource(kind, uid, DEACTIVATED if uid in existing else GONE) for uid in absent)
 

@@ -49,12 +49,12 @@ class Run:
     payload_snippets: object  # the stored uid lists and dry-run flag, raw, as the codec wrote them
     payload_skills: object
     payload_dry_run: object
+    uid: int  # the run row's uid and user, for the audit record of a refusal
+    be_user: object
     state: str = QUEUED
-    ended: str = ""  # why an ended run ended: "refused", "gone", "dry run"
+    ended: str | None = None  # why an ended run ended: "refused", "gone", "dry run"; None until it has
     forced: ForcedSet = NO_FORCED_SET  # what the run is running with
     suspended_state: Mapping | None = None  # the stored state, raw
-    uid: int = 0  # the run row's uid and user, for the audit record of a refusal
-    be_user: object = 0
 
     def moved(self, state: str, **changes) -> Run:
         return replaced(self, state=state, **changes)

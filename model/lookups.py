@@ -7,16 +7,13 @@ flag and keep duplicates.
 
 from __future__ import annotations
 
-from operator import attrgetter
-from typing import Mapping, Sequence, TypeVar
+from typing import Mapping, Sequence
 
 from .lattice import CONCRETE
 from .records import Snippet
 from .text import ascii_lower, trim
 from .versions import ALL_BY_NAME, ENABLED, EXISTING
 
-R = TypeVar("R")
-BY_SORTING_THEN_NAME = attrgetter("sorting", "name")
 
 #: C144.19: the two collations an installation's database may compare strings by.
 CASE_SENSITIVE, CASE_INSENSITIVE = "case-sensitive", "case-insensitive"
@@ -39,7 +36,7 @@ def is_kept_by(lookup: str, deleted, switched_on, ops=CONCRETE):
     return ops.Not(deleted)
 
 
-def _lookup_in_caller_order(lookup: str, index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]:
+def _lookup_in_caller_order(lookup: str, index: Mapping[int, object], uids: Sequence[int]) -> tuple:
     found = []
     for uid in uids:
         record = index.get(uid)
@@ -48,17 +45,17 @@ def _lookup_in_caller_order(lookup: str, index: Mapping[int, R], uids: Sequence[
     return tuple(found)
 
 
-def lookup_enabled(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]:
+def lookup_enabled(index: Mapping[int, object], uids: Sequence[int]) -> tuple:
     """C166.1, C175.1: the lookup for a prompt assembled now: switched-on, undeleted records only."""
     return _lookup_in_caller_order(ENABLED, index, uids)
 
 
-def lookup_existing(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]:
+def lookup_existing(index: Mapping[int, object], uids: Sequence[int]) -> tuple:
     """C166.2, C175.1, C165.4: the lookup for text already in a transcript: every undeleted record."""
     return _lookup_in_caller_order(EXISTING, index, uids)
 
 
-def lookup_all_by_name(index: Mapping[int, R], uids: Sequence[int]) -> tuple[R, ...]:
+def lookup_all_by_name(index: Mapping[int, object], uids: Sequence[int]) -> tuple:
     """C165.6: the skill resume lookup before ADR-175: every undeleted record asked for, once each, by name.
 
     It filtered the whole table by uid, so it ignored the switch and the
@@ -78,15 +75,12 @@ def has_tag(snippet: Snippet, tag: str) -> bool:
 
 
 def lookup_active_by_tag(snippets: Sequence[Snippet], tag: str, collation: str = CASE_SENSITIVE) -> tuple[Snippet, ...]:
-    """C144.4, C144.19: active, undeleted snippets carrying a tag, by sorting then name under the collation; nothing for an empty tag.
+    """C144.4, C144.19: active, undeleted snippets carrying a tag, by sorting then name under the collation.
 
-    ``tag`` is already normalised (trimmed, lowercased). Hidden snippets are
+    ``tag`` is already normalised (trimmed, lowercased) and never empty: the
+    configuration's tag list skips an empty token, so it selects nothing. Hidden snippets are
     returned here; the configuration's selection leaves them out (C144.5).
     """
-    if tag == "":
-        return ()
     matching = [s for s in snippets if s.active and not s.deleted and has_tag(s, tag)]
-    if collation == CASE_SENSITIVE:
-        return tuple(sorted(matching, key=BY_SORTING_THEN_NAME))
-    # Names equal under the collation keep the order the world lists them in, as equal keys do above.
+    # Names equal under the collation keep the order the world lists them in.
     return tuple(sorted(matching, key=lambda s: (s.sorting, collated(s.name, collation))))

@@ -106,14 +106,14 @@ class World:
     derived, the lookups take no part in equality.
     """
 
+    #: C144.19: how the installation's database compares and orders strings (``CASE_SENSITIVE`` or ``CASE_INSENSITIVE``).
+    collation: str
     providers: Table = table_field("identifier")
     models: Table = table_field("identifier")
     configurations: Table = table_field("identifier")
     snippets: Table = table_field("uid")
     skills: Table = table_field("uid")
     enforcement: object = MISSING  # the raw switch value, or MISSING when never stored
-    #: C144.19: how the installation's database compares and orders strings (``CASE_SENSITIVE`` or ``CASE_INSENSITIVE``).
-    collation: str = "case-sensitive"
     provider_index: Lookup = lookup_of("providers")
     model_index: Lookup = lookup_of("models")
     configuration_index: Lookup = lookup_of("configurations")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from attrs import frozen
 
 from .lattice import least_trusted
-from .lookups import CASE_SENSITIVE, collated
+from .lookups import collated
 from .records import Configuration, World
 from .text import normalise_token
 from .zones import STRICTEST_ZONE, TrustZone, parse_zone
@@ -59,12 +59,9 @@ def normalise_fallback_chain(raw: tuple) -> tuple[str, ...]:
 def lookup_fallback(world: World, identifier: str) -> Configuration | None:
     """C094.10, C144.19: a fallback is found by identifier among undeleted configurations, active or not.
 
-    Under a case-insensitive collation the first undeleted configuration in
-    the world's order whose identifier equals it after folding is found.
+    The first undeleted configuration in the world's order whose identifier
+    equals it under the collation is found (after folding, case-insensitively).
     """
-    if world.collation == CASE_SENSITIVE:
-        configuration = world.configuration_index.get(identifier)
-        return None if configuration is None or configuration.deleted else configuration
     wanted = collated(identifier, world.collation)
     return next((c for c in world.configurations if not c.deleted and collated(c.identifier, world.collation) == wanted), None)
 

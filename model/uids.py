@@ -15,7 +15,6 @@ _SPACE = "[ \t\n\r\v\f]*"
 _NUMERIC = re.compile(_SPACE + r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?" + _SPACE + r"\Z")
 _INTEGER = re.compile(_SPACE + r"[+-]?[0-9]+" + _SPACE + r"\Z")
 _INT_MAX = 2**63 - 1
-_INT_MIN = -(2**63)
 _INF = float("inf")
 
 
@@ -46,7 +45,7 @@ def _as_php_int(value: object) -> int | None:
 
 
 def _wrapped(number: float) -> int:
-    """PHP 8's ``(int)`` of a finite float beyond the 64-bit range: its integer value modulo 2**64, signed."""
+    """PHP 8's ``(int)`` of a finite float: its integer value modulo 2**64, signed, which within the 64-bit range is the integer value itself."""
     value = int(number) % 2**64
     return value - 2**64 if value > _INT_MAX else value
 
@@ -58,19 +57,20 @@ def _as_decoded_php_int(value: object) -> int | None:
     wraps a float modulo 2**64 instead of saturating, an infinite one to 0;
     a numeric string is cast as :func:`_as_php_int` casts it, saturating,
     except that one whose float is infinite is 0 too. None stands for 0, as
-    for every value not above 0.
+    for every value not above 0. A JSON number is never infinite (the reader
+    refuses one beyond a double's range), so a float here is finite.
     """
     if isinstance(value, str):
         if _NUMERIC.match(value) and not _INTEGER.match(value) and float(value) in (_INF, -_INF):
             return None
         return _as_php_int(value)
-    if type(value) is int and not _INT_MIN <= value <= _INT_MAX:
+    if type(value) is int and abs(value) > _INT_MAX:
         try:
             value = float(value)
         except OverflowError:  # beyond any float: json_decode gives an infinite one
             return None
-    if isinstance(value, float) and abs(value) >= 2**63:
-        return None if value in (_INF, -_INF) else _kept(_wrapped(value))
+    if isinstance(value, float):
+        return _kept(_wrapped(value))
     return _as_php_int(value)
 
 

@@ -17,7 +17,7 @@ from gateway_helpers import scenario
 
 from gateproof.conformance.harness.documents import dumps, dumps_pretty, parse_json
 from gateproof.conformance.implementations import cedar_gateway
-from gateproof.model.gateway.arguments import check_shape, compute_canonical_arguments
+from gateproof.model.gateway.arguments import check_shape
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 from gateproof.model.scenario.document import MAX_DEPTH, RepeatedKeys, check_depth
 
@@ -157,10 +157,16 @@ def test_a_key_written_twice_in_an_object_nested_in_the_arguments_is_malformed_i
     assert [c.rule for c in check_shape("read_case", parse_json(b'{"case_id": "X", "Case_id": "Y"}'))][-1] == "G001.3"
 
 
-@pytest.mark.rule("G001.17")
-def test_repeated_keys_are_compared_canonically_without_failing():
-    text = compute_canonical_arguments(RepeatedKeys([("b", "x"), ("a", 1), ("b", [2])]))
-    assert text == '{"a":1,"b":"x","b":[2]}'
+@pytest.mark.rule("S001.6", "G002.7")
+def test_an_approval_whose_arguments_write_a_key_twice_is_invalid_input():
+    approval = {"id": "ap-1", "tool": "export_case", "arguments": {"case_id": "CASE-1", "destination_id": "partner-drop"}, "user": "ana", "expires_at": 100}
+    document = scenario({"op": "call", "session": "ana", "tool": "export_case", "arguments": {"case_id": "CASE-1", "destination_id": "partner-drop"}},
+                        rules="lab-001+next", approvals=[approval])
+    text = json.dumps(document).replace('"case_id": "CASE-1", "destination_id": "partner-drop"}, "user"', '"case_id": "CASE-1", "case_id": 1, "destination_id": "partner-drop"}, "user"', 1)
+    assert text != json.dumps(document)
+    done = gateproof("decide", "-", input=text.encode())
+    assert done.returncode == 2 and b"Traceback" not in done.stderr
+    assert done.stderr == b"gateproof: error: -: $.world.approvals[0].arguments: the key 'case_id' is written more than once\n"
 
 
 @pytest.mark.rule("S001.6")

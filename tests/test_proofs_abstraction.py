@@ -20,6 +20,7 @@ from gateproof.model import enforcement, lattice
 from gateproof.model.enforcement import is_enforcing
 from gateproof.model.lattice import CONCRETE, NO_SOURCE, UNDECLARED
 from gateproof.model.ladder import DataClass
+from gateproof.model.lookups import CASE_SENSITIVE
 from gateproof.model.records import Configuration, LlmModel, Provider, World
 from gateproof.model.resolution import resolve_zone, zone_of_model
 from gateproof.model.scenario import read_scenario, run_scenario
@@ -133,7 +134,7 @@ def test_C094_9_and_10_the_zone_is_the_proofs_fold_over_the_normalised_chain(cha
         Configuration("C3", "m3"),  # stored uppercase: a normalised entry can never name it
         Configuration("retired", "m3", deleted=True),
     )
-    world = World(providers=providers, models=models, configurations=configurations)
+    world = World(CASE_SENSITIVE, providers=providers, models=models, configurations=configurations)
     by_identifier = {c.identifier: c for c in configurations if not c.deleted}
     primary, _ = zone_of_model(world, "m0")
     fallback_zones = [

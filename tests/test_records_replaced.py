@@ -4,9 +4,10 @@ import pytest
 from attrs import evolve
 
 from gateproof.model.lifecycle import Run
+from gateproof.model.lookups import CASE_SENSITIVE
 from gateproof.model.records import Configuration, Provider, Skill, Snippet, World, replaced
 
-WORLD = World(providers=(Provider("p", "local"),), configurations=(Configuration("c", "m"),), snippets=(Snippet(1, "one"), Snippet(2)),
+WORLD = World(CASE_SENSITIVE, providers=(Provider("p", "local"),), configurations=(Configuration("c", "m"),), snippets=(Snippet(1, "one"), Snippet(2)),
               skills=(Skill(3, "s"),), enforcement="observe")
 
 
@@ -16,7 +17,7 @@ WORLD = World(providers=(Provider("p", "local"),), configurations=(Configuration
     (Skill(2, "k"), {"enabled": False}),
     (Provider("p"), {"zone": "externalEu"}),
     (Configuration("c", "m", fallbacks=("d",)), {"fallbacks": (), "active": False, "model": None}),
-    (Run("c", (1,), (), False), {"state": "running", "ended": "", "uid": 7}),
+    (Run("c", (1,), (), False, uid=3, be_user=0), {"state": "running", "ended": "", "uid": 7}),
     (WORLD, {"snippets": (Snippet(5, "five"),), "enforcement": "enforce"}),
     (WORLD, {}),
 ])

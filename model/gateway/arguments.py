@@ -12,7 +12,7 @@ import json
 from attrs import frozen
 
 from ..lattice import CONCRETE
-from ..scenario.document import RepeatedKeys, has_repeated_key
+from ..scenario.document import has_repeated_key
 
 #: The longest identifier an argument may carry; longer is malformed, not truncated.
 ARGUMENT_MAX_LENGTH = 128
@@ -143,18 +143,11 @@ def check_shape(tool: object, arguments: object) -> tuple[Check, ...]:
     return until_first_failure(shape_checks(known, is_object, no_extra, no_missing, values, unique))
 
 
-def _keys_sorted(value: object) -> object:
-    """``value`` with the keys of every object in sorted order; a key written twice keeps its values in the order written."""
-    if isinstance(value, list):
-        return [_keys_sorted(item) for item in value]
-    if not isinstance(value, dict):
-        return value
-    pairs = sorted(((key, _keys_sorted(item)) for key, item in value.items()), key=lambda pair: pair[0])
-    return RepeatedKeys(pairs) if isinstance(value, RepeatedKeys) else dict(pairs)
-
-
 def compute_canonical_arguments(arguments: dict) -> str:
-    """G002.7: the one text of an arguments object that approvals and idempotency keys compare: sorted keys, no spaces, UTF-8 kept."""
-    if has_repeated_key(arguments):  # sorting pairs would compare the values of a key written twice
-        return json.dumps(_keys_sorted(arguments), separators=(",", ":"), ensure_ascii=False)
+    """G002.7: the one text of an arguments object that approvals and idempotency keys compare: sorted keys, no spaces, UTF-8 kept.
+
+    No key is written twice in what it is given: an approval's arguments
+    that repeat one are invalid input (S001.6), and a call's are refused
+    before its action is compared (G001.17).
+    """
     return json.dumps(arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -28,7 +28,7 @@ class KeyBinding:
     """An idempotency key bound by an allowed export: the exact action it stands for."""
 
     key: str
-    fingerprint: str
+    fingerprint: tuple[str, str, str]
 
 
 def is_within_rate_limit(limit: RateLimit | None, history: tuple[CallRecord, ...], session_id: str, now: int) -> bool:
@@ -39,19 +39,17 @@ def is_within_rate_limit(limit: RateLimit | None, history: tuple[CallRecord, ...
     return recent < limit.calls
 
 
-def compute_fingerprint(session: Session, tool: str, arguments: dict) -> str:
+def compute_fingerprint(session: Session, tool: str, arguments: dict) -> tuple[str, str, str]:
     """G002.2: what an idempotency key is bound to: the session, the tool and the canonical arguments."""
-    return f"{session.id}\n{tool}\n{compute_canonical_arguments(arguments)}"
+    return session.id, tool, compute_canonical_arguments(arguments)
 
 
 def lookup_key_binding(bindings: tuple[KeyBinding, ...], key: str | None) -> KeyBinding | None:
-    """G002.2: the allowed export an idempotency key already stands for, if any; denied calls bind no key."""
-    if key is None:
-        return None
+    """G002.2: the allowed export an idempotency key already stands for, if any; denied calls bind no key, nor does a call without one."""
     return next((binding for binding in bindings if binding.key == key), None)
 
 
-def is_same_action(binding: KeyBinding, fingerprint: str) -> bool:
+def is_same_action(binding: KeyBinding, fingerprint: tuple[str, str, str]) -> bool:
     """G002.3: a reused key must name the very same action; a key reused for another action is ``idempotency_conflict``."""
     return binding.fingerprint == fingerprint
 

@@ -18,8 +18,8 @@ class Session:
     id: str
     user: str
     tenant: str
-    roles: frozenset[str] = frozenset()
-    valid: bool = True
+    roles: frozenset[str]
+    valid: bool
 
 
 @frozen
@@ -28,8 +28,8 @@ class Case:
 
     id: str
     tenant: str
-    assignees: frozenset[str] = frozenset()
-    content: str = ""
+    assignees: frozenset[str]
+    content: str
 
 
 @frozen
@@ -45,7 +45,7 @@ class Runbook:
     """A stored document the agent reads; like case content, it decides nothing."""
 
     id: str
-    content: str = ""
+    content: str
 
 
 @frozen
@@ -78,13 +78,13 @@ class GatewayWorld:
     no part in equality.
     """
 
+    clock: int
     sessions: Table = table_field("id")
     cases: Table = table_field("id")
     destinations: Table = table_field("id")
     runbooks: Table = table_field("id")
     approvals: tuple[Approval, ...] = ()
     rate_limit: RateLimit | None = None
-    clock: int = 0
     session_index: Lookup = lookup_of("sessions")
     case_index: Lookup = lookup_of("cases")
     destination_index: Lookup = lookup_of("destinations")
