@@ -57,6 +57,15 @@ def test_the_summary_keeps_to_the_width_and_no_color_means_none(tmp_path):
     assert "\x1b[" not in piped.stdout and max(map(len, piped.stdout.splitlines())) <= 100
 
 
+def test_every_line_but_a_command_to_copy_keeps_to_a_narrow_terminal(tmp_path):
+    done = run_verify("--examples", "0", "--out", str(tmp_path), "--verbose", "--builtin", "mutant:first-wins-ties",
+                      "--builtin", "mutant:logs-case-content", "--builtin", "mutant:observe-blocks", COLUMNS="60", NO_COLOR="1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    printed = done.stdout.splitlines()
+    assert sum(line.lstrip().startswith("replay:") for line in printed) == 3  # each caught mutant's smallest counterexample
+    assert [line for line in printed if len(line) > 60 and not line.lstrip().startswith(("replay:", "explain:"))] == []
+
+
 def test_console_markup_in_an_implementation_text_is_printed_as_text(tmp_path):
     done = run_verify("--examples", "0", "--kinds", "gateway", "--out", str(tmp_path), "--", *fake("markup_talker"), COLUMNS="100")
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr

@@ -157,7 +157,7 @@ def print_summary(tallies: list[Tally], out: Console, everything: bool = False) 
     caught = [smallest_counterexample(t) for t in mutants]
     if mutants and (len(mutants) <= MUTANTS_LISTED or everything):
         for verdict in filter(None, caught):
-            out.print(Text(visible(counterexample_line(verdict))), soft_wrap=True)
+            out.print(Text(visible(counterexample_line(verdict))))  # wrapped to the width; the replay below stays one line to copy
             if verdict.disagreement.replay_command:
                 out.print(Text(visible(f"  replay:  {verdict.disagreement.replay_command}")), soft_wrap=True)
     missed = [t.name for t, v in zip(mutants, caught) if v is None and not t.unavailable]
