@@ -33,6 +33,20 @@ def test_each_scenario_is_counted_once_though_disagreements_are_confirmed_and_re
     assert any(text.startswith("reducing a disagreement") for text in described)
     assert len(advanced) == tally.scenarios == len(corpus) + tally.generated == sum(tally.counts().values())
     assert tally.generated <= settings.examples
+    assert len(advanced) <= campaign.planned(corpus)  # the bar verify draws never counts past its total
+
+
+def test_the_bar_total_is_what_a_campaign_then_runs_when_nothing_cuts_it_short():
+    advanced = []
+    settings = CampaignSettings(level="full", examples=300, kinds=("gateway",))
+    campaign = Campaign("reference", BUILTINS["reference"], settings, advance=lambda: advanced.append(1))
+    corpus = [c for c in load_corpus() if is_selected(c.scenario, settings)]
+    campaign.start()
+    planned = campaign.planned(corpus)
+    campaign.run_corpus(corpus)
+    campaign.run_generated()
+    campaign.finish()
+    assert len(advanced) == planned == len(corpus) + 300
 
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
