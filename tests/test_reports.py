@@ -102,6 +102,16 @@ def test_each_smallest_counterexample_links_to_its_own_case_detail(builtin_all):
         assert f"<code>{shown.split(' (')[0]}</code>" in case[:case.index("</summary>")]
 
 
+def test_a_note_said_many_times_is_one_line_with_how_often_in_both_reports(tmp_path):
+    notes = ["restarted after: exited with status 1"] * 123 + ["generated 0 of the 50 scenarios asked"]
+    results = record(tmp_path, [tally("my-gateway", [verdict_of("my-gateway", wrong_export())], notes=notes)])
+    markdown = render_results(results, "markdown")
+    assert markdown.count("restarted after") == 1 and "- note: restarted after: exited with status 1 (123 times)" in markdown
+    assert "- note: generated 0 of the 50 scenarios asked\n" in markdown
+    page = Page(render_results(results, "html")).all_text
+    assert page.count("restarted after") == 1 and "restarted after: exited with status 1 (123 times)" in page
+
+
 def test_the_html_report_tells_each_verdict_apart_by_word_and_by_colour(tmp_path):
     wrong = verdict_of("my-gateway", wrong_export())
     passed = verdict_of("mutant:lazy", verdict_of("x", wrong_export()).disagreement.expected)

@@ -24,7 +24,7 @@ from ..harness.results import FAILING, STATUSES, Tally
 from .campaign import RecordedCampaign
 from .cases import anchor, case_of, context_lines, json_text, rule_title
 from .escape import visible
-from .summary import matrix, summary_rows
+from .summary import counted_notes, matrix, summary_rows
 from .terminal import distinct_first
 
 TEMPLATE = "report.html.j2"
@@ -110,7 +110,7 @@ def html_report(campaign: RecordedCampaign) -> str:
             "counterexample_href": next((f"#{c['anchor']}" for b in blocks for c in b["cases"] if c["verdict"] is smallest), None),
             "row": row, "tally": tally, "anchor": anchor("impl", number, tally.name), "verdict_class": VERDICT_CLASS.get(row["verdict"], "bad"),
             "info": info, "homepage": safe_link(info and info.get("homepage")), "issues": safe_link(info and info.get("issues")),
-            "families": blocks, "errors": error_groups(tally),
+            "families": blocks, "errors": error_groups(tally), "notes": counted_notes(tally),
         })
     grid = [{"family": family, "cells": [
         {"lines": [f"{cells[family][t['tally'].name][s]} {s}" for s in STATUSES if cells[family].get(t["tally"].name, {}).get(s)] or ["-"],
