@@ -8,11 +8,12 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test fuzz test-loaded package-check bench reach mutation report-screenshot clean
 
+# What pip and the build say goes to a log, shown only when the install fails: a first make demo stays a short tour.
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	@echo "Installing gateproof and what it needs into $(VENV)/ (log: $(VENV)/install.log)"
+	@$(PYTHON) -m venv $(VENV) && { $(BIN)/pip install --quiet --upgrade pip && $(BIN)/pip install --quiet -e '.[test]'; } \
+		> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
+	@touch $(STAMP)
 
 demo: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" sh examples/demo.sh

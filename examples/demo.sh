@@ -2,9 +2,10 @@
 # A short guided tour of gateproof, in four stops: a refusal explained rule by
 # rule, where two rule versions part, a wrong implementation caught and shown
 # field by field, and every built-in implementation held to the model. What is
-# long goes to files under one folder, named as they are written.
+# long goes to files under one folder, named as they are written. Each command
+# it shows runs as shown from the folder above examples/, where make demo runs.
 set -e
-cd "$(dirname "$0")"
+cd "$(dirname "$0")/.."
 out="${TMPDIR:-/tmp}/gateproof-demo"
 examples="${GATEPROOF_DEMO_EXAMPLES:-10000}"  # generated scenarios per implementation at stop 4
 rm -rf "$out"
@@ -14,9 +15,9 @@ stop() {
 }
 
 stop "1/4  A refusal, rule by rule: a forced snippet meets an external provider" \
-  "gateproof explain forced-snippet-refused.json"
-gateproof explain forced-snippet-refused.json
-gateproof decide forced-snippet-refused.json > "$out/forced-snippet-refused.outcome.json"
+  "gateproof explain examples/forced-snippet-refused.json"
+gateproof explain examples/forced-snippet-refused.json
+gateproof decide examples/forced-snippet-refused.json > "$out/forced-snippet-refused.outcome.json"
 echo
 echo "The outcome document an implementation must answer: $out/forced-snippet-refused.outcome.json"
 

@@ -55,6 +55,16 @@ def test_an_unknown_id_exits_2_with_the_closest(wrong, closest):
     assert f"'{wrong}' is not a rule id; closest: {closest}" in done.output
 
 
+def test_several_ids_print_each_entry_in_the_order_given():
+    done = run("G001.15", "C144.9")
+    assert done.exit_code == 0 and done.output == run("G001.15").output + "\n" + run("C144.9").output
+
+
+def test_an_unknown_id_among_several_prints_nothing_but_the_error():
+    done = CliRunner().invoke(main, ["rules", "C144.9", "C144.99"])
+    assert done.exit_code == 2 and done.stdout == "" and "'C144.99' is not a rule id" in done.stderr
+
+
 def test_an_id_is_found_whatever_its_case():
     assert run("g001.3").output == run("G001.3").output and run("G001.3").exit_code == 0
 

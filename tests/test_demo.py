@@ -7,13 +7,24 @@ import subprocess
 import sys
 from pathlib import Path
 
-DEMO = Path(__file__).resolve().parent.parent / "examples" / "demo.sh"
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent  # where make demo runs, and so where a reader copies its commands to
+DEMO = ROOT / "examples" / "demo.sh"
+MORE = "More stories, one per ADR: "
 
 
-def test_the_demo_exits_0_in_at_most_150_lines_and_names_the_files_it_wrote(tmp_path):
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("demo")
     environment = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}", "TMPDIR": str(tmp_path),
                    "GATEPROOF_DEMO_EXAMPLES": "300", "COLUMNS": "100"}
-    done = subprocess.run(["sh", str(DEMO)], env=environment, capture_output=True, text=True, timeout=1200)
+    done = subprocess.run(["sh", str(DEMO)], env=environment, cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    return tmp_path, environment, done
+
+
+def test_the_demo_exits_0_in_at_most_150_lines_and_names_the_files_it_wrote(demo):
+    tmp_path, _, done = demo
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     lines = (done.stdout + done.stderr).splitlines()
     assert len(lines) <= 150, len(lines)
@@ -21,3 +32,22 @@ def test_the_demo_exits_0_in_at_most_150_lines_and_names_the_files_it_wrote(tmp_
     for named in ("forced-snippet-refused.outcome.json", "verify/report.html", "verify/report.md", "verify/results.jsonl"):
         assert (folder / named).is_file() and str(folder / named).split("/")[-1] in done.stdout
     assert "NOT CONFORMANT" in done.stdout and "11 caught" in done.stdout and "decision: refused" in done.stdout
+
+
+def test_each_command_the_demo_shows_runs_as_shown_where_make_demo_runs(demo):
+    """Each ``$ command`` a stop shows, copied into a shell where ``make demo`` ran, exits as the tour says (stop 3's verify finds
+    the wrong implementation: 1); the first prints what the tour printed under it, and the closing suggestion runs too."""
+    _, environment, done = demo
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    printed = done.stdout.splitlines()
+    shown = [line[2:] for line in printed if line.startswith("$ ")]
+    assert len(shown) == 4 and shown[0].startswith("gateproof explain ")
+    statuses = {0: 0, 1: 0, 2: 1, 3: 0}
+    for number, command in enumerate(shown):
+        again = subprocess.run(command, shell=True, env=environment, cwd=ROOT, capture_output=True, text=True, timeout=1200)
+        assert again.returncode == statuses[number], (command, again.stdout[-2000:], again.stderr[-2000:])
+        if number == 0:
+            assert again.stdout.strip() and again.stdout.strip() in done.stdout
+    more = next(line[len(MORE):] for line in printed if line.startswith(MORE))
+    every = subprocess.run(["sh", "-ec", more], env=environment, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert every.returncode == 0 and every.stdout.count("\nstep 0: ") == len(list((ROOT / "examples").glob("*.json"))), every.stderr

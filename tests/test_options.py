@@ -78,3 +78,24 @@ def test_verify_leaves_nothing_in_the_working_directory_but_the_folder_it_was_gi
                            "--out", "d", "--quiet"], cwd=work, env=env, capture_output=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert os.listdir(work) == ["d"]
+
+
+@pytest.mark.parametrize("command, spelled", [
+    ("verify", ["--out DIR", "-q, --quiet", "-v, --verbose", "--rules VERSION"]),
+    ("diff", ["--out DIR", "-q, --quiet", "-v, --verbose", "--from VERSION", "--to VERSION"]),
+    ("prove", ["--out DIR", "-q, --quiet", "-v, --verbose", "--rules VERSION"]),
+    ("decide", ["--rules VERSION"]),
+    ("explain", ["--rules VERSION"]),
+    ("report", ["--output FILE"]),
+])
+def test_one_idea_is_spelled_one_way_in_every_command(command, spelled):
+    """A folder to write into is --out DIR, progress is --quiet/--verbose, a rule version is --rules VERSION; only report writes one FILE."""
+    text = " ".join(run(command, "--help").output.split())
+    assert all(option in text for option in spelled), (command, text)
+    assert "wrong:first-wins-ties" not in text  # the names --rules takes are listed by gateproof rules --versions, not in every help
+
+
+@pytest.mark.parametrize("command, other", [("verify", "--output"), ("diff", "--output"), ("prove", "--counterexamples")])
+def test_a_folder_named_otherwise_than_out_is_refused(command, other):
+    result = run(command, other, "x")
+    assert result.exit_code == 2 and f"No such option '{other}'" in result.output and "Traceback" not in result.output, result.output

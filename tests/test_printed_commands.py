@@ -53,3 +53,15 @@ def test_each_printed_explain_runs_as_printed(tmp_path):
     for command in explains:
         explained = run(shlex.split(command), tmp_path)
         assert explained.returncode == 0 and "call" in explained.stdout, explained.stderr
+
+
+def test_each_printed_rules_command_prints_the_text_of_every_rule_the_disagreement_names(tmp_path):
+    first = run(["gateproof", "verify", "--examples", "0", "--kinds", "gateway", "--", *fake("always_wrong")],
+                tmp_path)
+    commands = printed(first.stdout, "rule texts")
+    assert commands, first.stdout
+    for command in commands:
+        ids = shlex.split(command)[2:]
+        shown = run(shlex.split(command), tmp_path)
+        assert shown.returncode == 0 and ids, (command, shown.stderr)
+        assert [line.split(" — ")[0] for line in shown.stdout.splitlines() if " — " in line and not line.startswith(" ")] == ids

@@ -2,8 +2,10 @@
 
 import json
 import shlex
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -99,3 +101,32 @@ def test_a_bad_line_is_named_with_its_file(results, tmp_path):
     bad.write_text('{"record": "end"}\n')
     result = report(str(bad), "--format", "json")
     assert result.exit_code == 2 and f"{bad}: line 1: $: " in result.output
+
+
+def test_results_are_written_as_they_come_so_a_verify_killed_mid_campaign_still_renders_what_it_found(tmp_path):
+    """No end record, so the report says the campaign was cut short; every verdict written before the signal is in it."""
+    results = tmp_path / "out" / "results.jsonl"
+    verify = subprocess.Popen([GATEPROOF, "verify", "--builtin", "reference", "--examples", "100000", "--out", str(tmp_path / "out")],
+                              cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 600  # generous: only a verify that never writes a verdict runs into it
+        while time.monotonic() < deadline and verify.poll() is None:
+            if results.is_file() and results.read_text().count('"record":"verdict"') >= 50:
+                break
+            time.sleep(0.2)
+        assert verify.poll() is None, "verify ended before it was stopped"
+        verify.send_signal(signal.SIGTERM)
+        verify.wait(timeout=120)
+    finally:
+        if verify.poll() is None:
+            verify.kill()
+            verify.wait()
+    written = [json.loads(line) for line in results.read_text().splitlines() if line.endswith("}")]
+    assert written[0]["record"] == "campaign" and all(r["record"] != "end" for r in written)
+    result = report(str(results), "--format", "json")
+    assert result.exit_code == 2 and "cut short" in result.output
+    document = json.loads(result.stdout)
+    [reference] = document["implementations"]
+    verdicts = [r for r in written if r["record"] == "verdict"]
+    assert document["complete"] is False and reference["implementation"] == "reference"
+    assert reference["passed"] == len(verdicts) >= 50 and [v["scenario"] for v in reference["verdicts"]] == [v["scenario"] for v in verdicts]

@@ -89,6 +89,29 @@ def test_the_html_matrix_links_each_cell_to_that_implementations_cases_of_the_fa
     assert failed and all(f"<code>{v['scenario']}</code>" in block for v in failed)
 
 
+def test_each_smallest_counterexample_links_to_its_own_case_detail(builtin_all):
+    text = render_results(builtin_all, "html")
+    assert set(Page(text).links) <= Page(text).ids
+    summary = text[text.index('<h2 id="summary">'):text.index('<h2 id="matrix">')]
+    implementations = json.loads(render_results(builtin_all, "json"))["implementations"]
+    mutants = [i for i in implementations if i["implementation"].startswith("mutant:")]
+    linked = dict(re.findall(r'<a href="#([^"]+)">([^<]+ \([^<]+\))</a>', summary))
+    assert len(linked) == len(mutants) == 11
+    for target, shown in linked.items():
+        case = text[text.index(f'<details id="{target}">'):]
+        assert f"<code>{shown.split(' (')[0]}</code>" in case[:case.index("</summary>")]
+
+
+def test_a_note_said_many_times_is_one_line_with_how_often_in_both_reports(tmp_path):
+    notes = ["restarted after: exited with status 1"] * 123 + ["generated 0 of the 50 scenarios asked"]
+    results = record(tmp_path, [tally("my-gateway", [verdict_of("my-gateway", wrong_export())], notes=notes)])
+    markdown = render_results(results, "markdown")
+    assert markdown.count("restarted after") == 1 and "- note: restarted after: exited with status 1 (123 times)" in markdown
+    assert "- note: generated 0 of the 50 scenarios asked\n" in markdown
+    page = Page(render_results(results, "html")).all_text
+    assert page.count("restarted after") == 1 and "restarted after: exited with status 1 (123 times)" in page
+
+
 def test_the_html_report_tells_each_verdict_apart_by_word_and_by_colour(tmp_path):
     wrong = verdict_of("my-gateway", wrong_export())
     passed = verdict_of("mutant:lazy", verdict_of("x", wrong_export()).disagreement.expected)

@@ -75,23 +75,26 @@ def wrapped_row(name: str, what: str, width: int) -> list[str]:
     return [f"  {name:<{width}}  {text[0]}"] + [f"  {'':<{width}}  {line}" for line in text[1:]]
 
 
-@click.command(short_help="A rule's text from adr/ by its id; every id with no id; --versions for what --rules takes.")
-@click.argument("rule_id", required=False, metavar="[ID]")
+@click.command(short_help="Rules' texts from adr/ by their ids; every id with no id; --versions for what --rules takes.")
+@click.argument("rule_ids", nargs=-1, metavar="[ID]...")
 @click.option("--versions", is_flag=True, help="List the rule versions and wrong variants that --rules accepts.")
-def rules(rule_id: str | None, versions: bool) -> None:
-    """Print the rule ID as adr/ states it (e.g. C144.9); with no ID, list every rule id with its title.
+def rules(rule_ids: tuple[str, ...], versions: bool) -> None:
+    """Print each rule ID as adr/ states it (e.g. C144.9 G001.15), in the order given; with no ID, list every rule id with its title.
 
-    Exit status 0, or 2 for an unknown id.
+    Exit status 0, or 2 for an unknown id (then nothing is printed).
     """
     if versions:
         click.echo(versions_text())
         return
-    if rule_id is None:
+    if not rule_ids:
         click.echo(listing())
         return
     entries = adr_entries()
-    entry = entries.get(rule_id) or entries.get(rule_id.upper())
-    if entry is None:
-        click.echo(f"gateproof: error: {unknown_name_message('a rule id', rule_id, entries, 'gateproof rules')}", err=True)
-        sys.exit(USAGE_ERROR)
-    click.echo(entry_text(entry))
+    found = []
+    for rule_id in rule_ids:
+        entry = entries.get(rule_id) or entries.get(rule_id.upper())
+        if entry is None:
+            click.echo(f"gateproof: error: {unknown_name_message('a rule id', rule_id, entries, 'gateproof rules')}", err=True)
+            sys.exit(USAGE_ERROR)
+        found.append(entry)
+    click.echo("\n\n".join(map(entry_text, found)))

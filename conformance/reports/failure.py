@@ -48,7 +48,7 @@ def leaf_lines(leaf: Leaf, width: int) -> list[str]:
 
 
 def failure_lines(verdict: Verdict, width: int = 100, explained: bool = True) -> list[str]:
-    """A disagreement in full for the terminal: header, differing fields, the model's reasoning, replay and explain commands."""
+    """A disagreement in full for the terminal: header, differing fields, the model's reasoning, the replay, explain and rules commands."""
     d = verdict.disagreement
     lines = [f"{verdict.implementation} {verdict.status}: {verdict.scenario_id}  ({verdict.family})"]
     lines.append(f"  rules: {', '.join(verdict.rules) or '-'}")
@@ -73,5 +73,8 @@ def failure_lines(verdict: Verdict, width: int = 100, explained: bool = True) ->
         lines.append(f"  replay:  {d.replay_command}")
     if d.replay_path:
         lines.append(f"  explain: gateproof explain {shlex.quote(d.replay_path)}")
+    named = list(dict.fromkeys([*verdict.rules, *(rule for leaf in leaves for rule in leaf.rules)]))
+    if named:
+        lines.append(f"  rule texts: {shlex.join(['gateproof', 'rules', *named])}")
     return lines
 

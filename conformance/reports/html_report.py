@@ -19,12 +19,12 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from ..harness.expectations import CAUGHT
+from ..harness.expectations import CAUGHT, smallest_counterexample
 from ..harness.results import FAILING, STATUSES, Tally
 from .campaign import RecordedCampaign
 from .cases import anchor, case_of, context_lines, json_text, rule_title
 from .escape import visible
-from .summary import matrix, summary_rows
+from .summary import counted_notes, matrix, summary_rows
 from .terminal import distinct_first
 
 TEMPLATE = "report.html.j2"
@@ -80,9 +80,10 @@ def family_blocks(tally: Tally, number: int, families: list[str]) -> list[dict]:
         for verdict in verdicts:
             if verdict.status == "skipped":
                 skipped[verdict.message].append(verdict.scenario_id)
+        here = anchor("impl", number, "family", index, family)
         blocks.append({
-            "family": family, "anchor": anchor("impl", number, "family", index, family),
-            "cases": [case_of(v) for v in ordered], "passed": [v.scenario_id for v in verdicts if v.status == "passed"],
+            "family": family, "anchor": here,
+            "cases": [{"case": case_of(v), "anchor": f"{here}-case-{position}", "verdict": v} for position, v in enumerate(ordered)], "passed": [v.scenario_id for v in verdicts if v.status == "passed"],
             "skipped": sorted(skipped.items()), "unkept": unkept,
         })
     return blocks
@@ -103,10 +104,13 @@ def html_report(campaign: RecordedCampaign) -> str:
     implementations = []
     for number, (row, tally) in enumerate(zip(summary_rows(tallies), tallies)):
         info = tally.info.body()["started"] if tally.info else None
+        blocks = family_blocks(tally, number, families)
+        smallest = smallest_counterexample(tally)
         implementations.append({
+            "counterexample_href": next((f"#{c['anchor']}" for b in blocks for c in b["cases"] if c["verdict"] is smallest), None),
             "row": row, "tally": tally, "anchor": anchor("impl", number, tally.name), "verdict_class": VERDICT_CLASS.get(row["verdict"], "bad"),
             "info": info, "homepage": safe_link(info and info.get("homepage")), "issues": safe_link(info and info.get("issues")),
-            "families": family_blocks(tally, number, families), "errors": error_groups(tally),
+            "families": blocks, "errors": error_groups(tally), "notes": counted_notes(tally),
         })
     grid = [{"family": family, "cells": [
         {"lines": [f"{cells[family][t['tally'].name][s]} {s}" for s in STATUSES if cells[family].get(t["tally"].name, {}).get(s)] or ["-"],

@@ -19,7 +19,7 @@ from ..harness.results import STATUSES, Tally, Verdict
 from .campaign import RecordedCampaign
 from .cases import case_of, json_text
 from .escape import fenced, markdown_inline, one_line
-from .summary import cell_text, matrix, summary_rows
+from .summary import cell_text, counted_notes, matrix, summary_rows
 from .terminal import distinct_first, errored_lines
 
 LIMIT = 60_000  # characters: below a pull-request comment's 65,536, with room for what a CI adds around it
@@ -98,7 +98,7 @@ def implementation_block(tally: Tally, budget: int, more_command: str) -> list[s
     counts = tally.counts()
     said = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s] and s != "passed") or "nothing to show"
     lines = ["", f"<details><summary><b>{html.escape(one_line(tally.name))}</b>: {html.escape(said)}</summary>", ""]
-    lines += [f"- lost: {markdown_inline(tally.lost)}" for _ in [tally.lost] if tally.lost] + [f"- note: {markdown_inline(n)}" for n in tally.notes]
+    lines += [f"- lost: {markdown_inline(tally.lost)}" for _ in [tally.lost] if tally.lost] + [f"- note: {markdown_inline(n)}" for n in counted_notes(tally)]
     if errors:
         lines += ["", *fenced("\n".join(errors))]
     closing = ["", "</details>"]

@@ -27,6 +27,12 @@ def counterexample_text(tally: Tally) -> str:
     return "-" if smallest is None else f"{smallest.scenario_id} ({size_text(smallest.disagreement.scenario)})"
 
 
+def counted_notes(tally: Tally) -> list[str]:
+    """The notes of a campaign, each said once in the order first seen, with how often when more than once: 123 restarts are one line."""
+    counts = Counter(tally.notes)
+    return [note if counts[note] == 1 else f"{note} ({counts[note]} times)" for note in counts]
+
+
 def summary_rows(tallies: list[Tally]) -> list[dict]:
     """One row per implementation: who it is, what it is expected to do and did, its counts, and what it took to drive it."""
     rows = []

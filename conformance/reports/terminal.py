@@ -19,7 +19,7 @@ from rich.text import Text
 
 from ..harness.difference import differences
 from ..harness.expectations import CAUGHT, CONFORMANT, scenario_size, smallest_counterexample
-from ..harness.results import Tally, Verdict
+from ..harness.results import MOST_ERRORS_KEPT, Tally, Verdict
 from .escape import UNSAFE
 from .failure import failure_lines
 from .summary import summary_rows
@@ -27,6 +27,7 @@ from .summary import summary_rows
 SHOWN = 3  # disagreements printed in full per implementation expected to conform
 MUTANTS_LISTED = 5  # up to this many caught mutants get a row of their own
 STDERR_LINES = 5
+REPLY_SHOWN = 300  # characters of a reply that broke the protocol; results.jsonl keeps more
 STYLE = {"conformant": "green", "caught": "cyan", "NOT CONFORMANT": "bold red", "MISSED": "bold red", "unavailable": "yellow",
          "NOTHING DECIDED": "bold red"}
 COUNTED = ("passed", "failed", "known", "nondeterministic", "skipped", "errored")
@@ -52,10 +53,13 @@ def errored_lines(tally: Tally, limit: int = 6) -> list[str]:
     for verdict in tally.verdicts:
         if verdict.status == "errored":
             by_reason[verdict.message].append(verdict)
-    counts = tally.counts()
-    if not by_reason:
+    total = tally.counts()["errored"]
+    if not total:
         return []
-    lines = [f"{tally.name}: {counts['errored']} errored run{'s' * (counts['errored'] != 1)}, for {len(by_reason)} reason{'s' * (len(by_reason) != 1)}:"]
+    kept = sum(map(len, by_reason.values()))
+    reasons = f"{len(by_reason)} reason{'s' * (len(by_reason) != 1)}"
+    lines = [f"{tally.name}: {total} errored run{'s' * (total != 1)}, for {reasons}:" if kept == total
+             else f"{tally.name}: {total} errored runs; the {kept} kept in results.jsonl are for {reasons}:"]
     for reason, verdicts in list(by_reason.items())[:limit]:
         first = verdicts[0]
         lines.append(f"  {reason}")
@@ -63,9 +67,14 @@ def errored_lines(tally: Tally, limit: int = 6) -> list[str]:
         stderr = [line for line in first.context.get("stderr", ()) if line.strip()][-STDERR_LINES:]
         lines += [f"    stderr: {line}" for line in stderr]
         if "reply" in first.context:
-            lines.append(f"    reply: {first.context['reply'][:300]}")
+            reply = first.context["reply"]
+            more = f" ... ({len(reply) - REPLY_SHOWN} characters more in results.jsonl)" if len(reply) > REPLY_SHOWN else ""
+            lines.append(f"    reply: {reply[:REPLY_SHOWN]}{more}")
     if len(by_reason) > limit:
         lines.append(f"  ... and {len(by_reason) - limit} more reasons: see the report")
+    if kept < total:
+        lines.append(f"  {total - kept} more among the generated scenarios were counted, not kept: each rule version keeps its first "
+                     f"{MOST_ERRORS_KEPT} distinct errors")
     return lines
 
 
@@ -148,7 +157,7 @@ def print_summary(tallies: list[Tally], out: Console, everything: bool = False) 
     caught = [smallest_counterexample(t) for t in mutants]
     if mutants and (len(mutants) <= MUTANTS_LISTED or everything):
         for verdict in filter(None, caught):
-            out.print(Text(visible(counterexample_line(verdict))), soft_wrap=True)
+            out.print(Text(visible(counterexample_line(verdict))))  # wrapped to the width; the replay below stays one line to copy
             if verdict.disagreement.replay_command:
                 out.print(Text(visible(f"  replay:  {verdict.disagreement.replay_command}")), soft_wrap=True)
     missed = [t.name for t, v in zip(mutants, caught) if v is None and not t.unavailable]
