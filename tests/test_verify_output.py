@@ -112,6 +112,17 @@ def test_an_errored_run_is_explained_by_its_reason_one_case_and_what_the_impleme
                                           "    stderr: segmentation fault (pretend)"]
 
 
+def test_an_implementation_that_catches_its_own_error_is_shown_with_what_it_wrote_on_stderr(tmp_path):
+    """Its errored reply names the error in one line; the traceback it printed on stderr comes with it."""
+    done = run_verify(*replay_files(tmp_path), "--out", str(tmp_path / "out"), "--", *fake("raises_and_says"))
+    assert done.returncode == 1, done.stdout + done.stderr
+    printed = done.stdout.splitlines()
+    head = printed.index("raises-and-says: 1 errored run, for 1 reason:")
+    assert printed[head + 1:head + 3] == ["  TypeError: 'NoneType' object is not subscriptable", f"    1 recorded, for example {FAULT_ID} (replay)"]
+    assert printed[head + 3:head + 6] == ["    stderr: Traceback (most recent call last):", '    stderr:   File "gateway.py", line 12, in decide',
+                                          "    stderr: TypeError: 'NoneType' object is not subscriptable"], printed[head:head + 7]
+
+
 def test_a_reply_that_breaks_the_schema_is_shown_with_the_reason(tmp_path):
     done = run_verify(*replay_files(tmp_path), "--out", str(tmp_path / "out"), "--", *fake("schema_break"))
     assert done.returncode == 1, done.stdout + done.stderr

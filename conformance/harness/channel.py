@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import select
 import selectors
 import signal
 import subprocess
@@ -107,6 +108,7 @@ class Channel:
         self.outgoing = bytearray()
         self.incoming = bytearray()  # the unfinished last line: appended to, never copied whole, so a long reply reads in linear time
         self.stderr_tail: deque[str] = deque(maxlen=20)
+        self.stderr_ended = False
         self.stdin_registered = False
 
     @property
@@ -185,12 +187,22 @@ class Channel:
         self.end_group()
         return status or f"closed its stdout but kept running: killed after {grace:g}s"
 
-    def _read_stderr(self) -> None:
+    def _read_stderr(self) -> bool:
+        """Read what stderr holds now into the tail; False once it has ended."""
         chunk = os.read(self.process.stderr.fileno(), 1 << 16)
         if not chunk:
             self.selector.unregister(self.process.stderr.fileno())
-            return
+            self.stderr_ended = True
+            return False
         self.stderr_tail.extend(chunk.decode("utf-8", "replace").splitlines())
+        return True
+
+    def stderr_so_far(self) -> list[str]:
+        """The tail of stderr, with what was written to it before now read first: a reply on stdout can overtake it."""
+        descriptor = self.process.stderr.fileno()
+        while not self.stderr_ended and select.select([descriptor], [], [], 0)[0] and self._read_stderr():
+            pass
+        return list(self.stderr_tail)
 
     def exit_status(self, within: float) -> str | None:
         """How the leader exited, waiting up to ``within`` seconds for it; None while it runs. It is left unreaped."""

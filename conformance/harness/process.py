@@ -118,9 +118,15 @@ class ImplementationProcess:
         if type(seq) is not int or seq not in inflight:
             raise Broken(f"answered seq {seq!r}, which is not in flight")
         try:
-            return read_run_reply(message)
+            reply = read_run_reply(message)
         except ProtocolError as error:
             return Errored(seq, f"reply breaks the protocol: {error}", {"fault": "schema", "reply": line[:2000].decode("utf-8", "replace")})
+        if isinstance(reply, Errored) and "stderr" not in reply.context:
+            # An implementation that caught its own error has usually said more on stderr than in its message.
+            tail = self.channel.stderr_so_far()
+            if tail:
+                reply = Errored(reply.seq, reply.message, {**reply.context, "stderr": tail})
+        return reply
 
     def _remember(self, seq: int, scenario: dict) -> None:
         self.answered[seq] = scenario
