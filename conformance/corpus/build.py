@@ -7,7 +7,9 @@ has a stable ``id``, a ``description``, the ``rules`` it pins, the
 are hand-picked from the shipped ``examples/`` and the rules' example tests,
 followed by every rule's boundary pair (``boundary``: the case where the rule
 decides and the nearest case where it does not); the gateway family is the
-attack corpus of ``attacks``, one file per attack group. ``python -m gateproof.conformance.corpus.build`` (or
+attack corpus of ``attacks``, one file per attack group. ``refusals.json`` is
+no family verify sends: it holds invalid documents and how the model refuses
+each (``refusals``). ``python -m gateproof.conformance.corpus.build`` (or
 ``gateproof corpus build``) regenerates every expected outcome from the model.
 """
 
@@ -27,6 +29,7 @@ from .boundary import zone as boundary_zone
 from . import attacks as gateway_corpus
 from .cases import case, send, snippet, world
 from .checkout import refuse_outside_checkout
+from .refusals import REFUSALS_FILE, write_refusals
 from ..harness.documents import dumps_pretty
 
 CORPUS_ROOT = Path(__file__).resolve().parent
@@ -133,8 +136,9 @@ def build(root: Path = CORPUS_ROOT) -> list[Path]:
         path = root / f"{name}.json"
         path.write_bytes(dumps_pretty(compute_family(name)) + b"\n")
         written.append(path)
+    write_refusals(root / REFUSALS_FILE)
     gateway_corpus.write_corpus(root / "gateway")
-    return written + sorted((root / "gateway").glob("*.json"))
+    return written + [root / REFUSALS_FILE] + sorted((root / "gateway").glob("*.json"))
 
 
 if __name__ == "__main__":
