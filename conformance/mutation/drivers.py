@@ -11,14 +11,17 @@ named by its driver (``refusals`` or ``explain``) and its case.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 import threading
 import time
+
 from attrs import evolve
 
-from ..harness.documents import parse_json
+from gateproof.model.scenario.document import read_object
+
 from .answers import STILLBORN_EXIT
 from .execute import CAUGHT, ERROR, STILLBORN, SURVIVED, Finding
 
@@ -45,11 +48,16 @@ def _run(mutant_id: str | None, timeout: float) -> tuple[int | None, bytes, byte
 
 
 def read_answers(output: bytes) -> list[tuple[str, str, object]]:
-    """(driver, id, answer) of each whole line; a line cut off, or not JSON, ends the list."""
+    """(driver, id, answer) of each whole line; a line cut off, or not JSON, ends the list.
+
+    Read with the standard parser: integers exact, a key written twice kept
+    (a ``RepeatedKeys``), and no depth limit, since an answer holds a
+    document of the deepest nesting allowed a level or more down.
+    """
     found = []
     for line in output.splitlines():
         try:
-            entry = parse_json(line, repeats=None, limit=None)
+            entry = json.loads(line, object_pairs_hook=read_object)
             found.append((entry["driver"], entry["id"], entry["answer"]))
         except Exception:  # noqa: BLE001 - a broken line ends what can be compared
             break
@@ -69,7 +77,10 @@ class Pristine:
                 if status != 0:
                     tail = err.decode("utf-8", "replace").strip().splitlines()[-5:]
                     raise DriverFailure(f"the pristine model's answers failed (exit status {status}): {' / '.join(tail)}")
-                self._answers = read_answers(out)
+                answers = read_answers(out)
+                if len(answers) != len(out.splitlines()):
+                    raise DriverFailure(f"the pristine model's answer {len(answers) + 1} cannot be read back")
+                self._answers = answers
             return self._answers
 
 
