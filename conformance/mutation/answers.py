@@ -7,7 +7,8 @@ order:
 
 - ``refusals``: each document of the refusal corpus, read as ``gateproof
   decide`` reads a file (the refusal's field, problem and printed message,
-  or the outcome), and as the Python entry point ``read_scenario`` reads it;
+  or the outcome), as the Python entry point ``read_scenario`` reads it,
+  and as a worker of ``decide --jsonl --jobs N`` answers it (pickled back);
 - ``explain``: each corpus scenario and each refusal document as ``gateproof
   explain`` shows it, the ``--json`` trace and the text, or the refusal.
 
@@ -18,6 +19,8 @@ Exit status 3 when the mutant cannot even be imported, 2 for bad usage.
 
 from __future__ import annotations
 
+import json
+import pickle
 import sys
 import traceback
 
@@ -37,6 +40,16 @@ def _guarded(compute) -> dict:
         return {"refused": {"field": error.path, "problem": error.problem, "message": str(error)}}
     except Exception as error:  # noqa: BLE001 - whatever a mutant raises (a RecursionError too) is its answer
         return {"raised": f"{type(error).__name__}: {error}"[:2000]}
+
+
+def from_a_worker(raw: bytes) -> dict:
+    """A line decided as a worker of ``decide --jsonl --jobs N`` decides it: its answer comes back pickled, a refusal too."""
+    from ..harness.bulk import decide_line
+
+    result = pickle.loads(pickle.dumps(decide_line(raw)))
+    if isinstance(result, Exception):
+        raise result
+    return {"outcome": json.loads(result)}
 
 
 def answers():
@@ -60,6 +73,7 @@ def answers():
         raw = raw_text(case)
         yield "refusals", case["id"], _guarded(lambda: answer(raw))
         yield "refusals", f"{case['id']} (read_scenario)", _guarded(lambda: {"outcome": run_scenario(read_scenario(parse_json(raw)))})
+        yield "refusals", f"{case['id']} (decide --jobs)", _guarded(lambda: from_a_worker(raw))
     for case in corpus:
         yield "explain", case.id, _guarded(lambda: explained(case.scenario))
     for case in refusals:
