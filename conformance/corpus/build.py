@@ -69,6 +69,8 @@ def ceiling_cases() -> list[dict]:
         case("ceiling.switch.never-stored-enforces", "A switch never stored enforces.", ["C115.1"], world(snippets=[SECRET_SNIPPET]), [send(forced_snippets=[1])]),
         case("ceiling.switch.typo-enforces", "Only a literal observe observes: a typo enforces.", ["C113.1"],
              world(snippets=[SECRET_SNIPPET], enforcement="observ"), [send(forced_snippets=[1])]),
+        case("ceiling.switch.unset-never-stored", "A switch a step unsets is never stored, whatever it held: it enforces.", ["C115.1"],
+             world(snippets=[SECRET_SNIPPET], enforcement="observe"), [{"op": "set_enforcement", "unset": True}, send(forced_snippets=[1])]),
         case("ceiling.dry-run-not-gated", "A dry run is not gated.", ["C164.5"], world(snippets=[SECRET_SNIPPET]), [send(forced_snippets=[1], dry_run=True)]),
         case("ceiling.audit.integer-user-only", "Only an integer user uid is recorded.", ["C144.15"],
              world(snippets=[SECRET_SNIPPET]), [send(forced_snippets=[1], be_user=7), send(forced_snippets=[1], be_user="7")]),
