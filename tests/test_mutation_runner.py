@@ -20,7 +20,7 @@ from gateproof.model.scenario import read_scenario, run_scenario
 
 TIE = "model/lattice.py:takes_over:LtE->Lt#1"  # decided differently by the corpus's tie case
 STILLBORN_ID = "model/lattice.py:<module>:number+1#2"  # four names unpacked from range(5): fails on import
-ERROR_TEXT = "model/scenario/schema.py:_describe:string->XXstringXX#3"  # words a refusal of invalid input only
+ERROR_TEXT = "model/scenario/schema.py:_describe:string->XXstringXX#3"  # words a refusal of invalid input only: verify misses it, the refusals do not
 RUNNER = (sys.executable, "-m", "gateproof.conformance.mutation")
 
 
@@ -33,7 +33,7 @@ def write_equivalents(path: Path, entries: list[dict]) -> Path:
     return path
 
 
-def test_a_small_fixed_set_is_counted_as_verify_found_it(tmp_path):
+def test_a_small_fixed_set_is_counted_as_verify_and_the_drivers_found_it(tmp_path):
     equivalents = write_equivalents(tmp_path / "equivalent.json", [
         {"id": ERROR_TEXT, "line": mutant(ERROR_TEXT).before, "kind": "refused-document", "reason": "only an invalid document is described"},
         {"id": "model/fold.py:gone:And->Or#1", "line": "x and y", "kind": "no-difference", "reason": "a function since removed"},
@@ -42,20 +42,24 @@ def test_a_small_fixed_set_is_counted_as_verify_found_it(tmp_path):
     out = tmp_path / "report"
     result = subprocess.run([*RUNNER, "--mutant", TIE, "--mutant", STILLBORN_ID, "--mutant", ERROR_TEXT,
                              "--equivalent", str(equivalents), "--out", str(out)], capture_output=True, text=True, timeout=300)
-    assert result.returncode == 1, result.stderr  # the list of equivalents needs a review
+    assert result.returncode == 1, result.stderr  # the list of equivalents needs a review: stale entries, and one the refusals caught
     report = orjson.loads((out / "mutation-report.json").read_bytes())
     assert sorted(orjson.loads(line)["mutant"] for line in (out / "findings.jsonl").read_bytes().splitlines()) == sorted([TIE, STILLBORN_ID, ERROR_TEXT])
     total = report["modules"][-1]
     assert {k: total[k] for k in ("mutants", "caught", "stillborn", "survived", "equivalent", "errors", "score")} == {
-        "mutants": 3, "caught": 1, "stillborn": 1, "survived": 0, "equivalent": 1, "errors": 0, "score": 1.0}
-    assert report["equivalent_kinds"] == {"no-difference": 0, "refused-document": 1, "outside-outcome": 0}
+        "mutants": 3, "caught": 2, "stillborn": 1, "survived": 0, "equivalent": 0, "errors": 0, "score": 1.0}
+    assert report["equivalent_kinds"] == {"no-difference": 0, "refused-document": 0, "outside-outcome": 0}
+    assert total["by refusals"] == 1 and total["by corpus"] + total["by generated"] == 1 and total["by explain"] == 0
     statuses = {m["id"]: m for m in report["mutants"]}
     assert statuses[STILLBORN_ID]["status"] == STILLBORN and "did not start" in statuses[STILLBORN_ID]["detail"]
     caught = statuses[TIE]
     assert caught["status"] == CAUGHT and caught["to_catch"] >= 1 and caught["phase"] in ("corpus", "generated") and caught["counterexample"]
+    worded = statuses[ERROR_TEXT]
+    assert worded["status"] == CAUGHT and worded["phase"] == "refusals" and worded["counterexample"] == "refusal.S001.1.required"
+    assert report["wrongly_equivalent"] == [ERROR_TEXT] and f"listed as equivalent but caught: {ERROR_TEXT}" in result.stdout
     assert {s["id"] for s in report["stale_equivalents"]} == {"model/fold.py:gone:And->Or#1", "model/fold.py:fold:return->None#1"}
     assert "stale equivalence entry model/fold.py:gone:And->Or#1" in result.stdout
-    assert "| total | 3 | 1 | 1 | 0 | 1 | 0 | 100.0% |" in (out / "mutation-report.md").read_text(encoding="utf-8")
+    assert "| total | 3 | 2 | 1 | 0 | 0 | 0 | 100.0% |" in (out / "mutation-report.md").read_text(encoding="utf-8")
 
 
 def test_an_errored_verify_is_recorded_with_its_stderr_and_never_raised(tmp_path, monkeypatch):

@@ -7,7 +7,9 @@ has a stable ``id``, a ``description``, the ``rules`` it pins, the
 are hand-picked from the shipped ``examples/`` and the rules' example tests,
 followed by every rule's boundary pair (``boundary``: the case where the rule
 decides and the nearest case where it does not); the gateway family is the
-attack corpus of ``attacks``, one file per attack group. ``python -m gateproof.conformance.corpus.build`` (or
+attack corpus of ``attacks``, one file per attack group. ``refusals.json`` is
+no family verify sends: it holds invalid documents and how the model refuses
+each (``refusals``). ``python -m gateproof.conformance.corpus.build`` (or
 ``gateproof corpus build``) regenerates every expected outcome from the model.
 """
 
@@ -27,6 +29,7 @@ from .boundary import zone as boundary_zone
 from . import attacks as gateway_corpus
 from .cases import case, send, snippet, world
 from .checkout import refuse_outside_checkout
+from .refusals import REFUSALS_FILE, write_refusals
 from ..harness.documents import dumps_pretty
 
 CORPUS_ROOT = Path(__file__).resolve().parent
@@ -66,6 +69,8 @@ def ceiling_cases() -> list[dict]:
         case("ceiling.switch.never-stored-enforces", "A switch never stored enforces.", ["C115.1"], world(snippets=[SECRET_SNIPPET]), [send(forced_snippets=[1])]),
         case("ceiling.switch.typo-enforces", "Only a literal observe observes: a typo enforces.", ["C113.1"],
              world(snippets=[SECRET_SNIPPET], enforcement="observ"), [send(forced_snippets=[1])]),
+        case("ceiling.switch.unset-never-stored", "A switch a step unsets is never stored, whatever it held: it enforces.", ["C115.1"],
+             world(snippets=[SECRET_SNIPPET], enforcement="observe"), [{"op": "set_enforcement", "unset": True}, send(forced_snippets=[1])]),
         case("ceiling.dry-run-not-gated", "A dry run is not gated.", ["C164.5"], world(snippets=[SECRET_SNIPPET]), [send(forced_snippets=[1], dry_run=True)]),
         case("ceiling.audit.integer-user-only", "Only an integer user uid is recorded.", ["C144.15"],
              world(snippets=[SECRET_SNIPPET]), [send(forced_snippets=[1], be_user=7), send(forced_snippets=[1], be_user="7")]),
@@ -133,8 +138,9 @@ def build(root: Path = CORPUS_ROOT) -> list[Path]:
         path = root / f"{name}.json"
         path.write_bytes(dumps_pretty(compute_family(name)) + b"\n")
         written.append(path)
+    write_refusals(root / REFUSALS_FILE)
     gateway_corpus.write_corpus(root / "gateway")
-    return written + sorted((root / "gateway").glob("*.json"))
+    return written + [root / REFUSALS_FILE] + sorted((root / "gateway").glob("*.json"))
 
 
 if __name__ == "__main__":

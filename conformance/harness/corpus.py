@@ -8,6 +8,7 @@ from pathlib import Path
 from attrs import frozen
 
 from ..corpus.build import CORPUS_ROOT
+from ..corpus.refusals import REFUSALS_FILE
 from .documents import parse_json
 
 
@@ -24,8 +25,8 @@ class CorpusCase:
 
 
 def corpus_files(root: Path = CORPUS_ROOT) -> list[Path]:
-    """Every family file: ``ceiling.json``, ``lifecycle.json`` and the gateway's group files."""
-    return sorted(root.glob("*.json")) + sorted(root.glob("*/*.json"))
+    """Every family file: ``ceiling.json``, ``lifecycle.json`` and the gateway's group files; not the refusal corpus, of invalid documents."""
+    return [p for p in sorted(root.glob("*.json")) if p.name != REFUSALS_FILE] + sorted(root.glob("*/*.json"))
 
 
 def load_corpus(root: Path = CORPUS_ROOT) -> list[CorpusCase]:

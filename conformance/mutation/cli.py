@@ -25,8 +25,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from .drivers import Pristine, drive
 from .equivalent import EQUIVALENT_FILE, read_equivalents, stale_entries
-from .execute import Finding, VerifySettings, run_mutant
+from .execute import SURVIVED, Finding, VerifySettings, run_mutant
 from .mutants import Mutant, all_mutants
 from .report import COLUMNS, MutationRun, equivalent_text, markdown, report_document, tallies, with_status, wrongly_equivalent
 
@@ -70,16 +71,28 @@ def folder_name(position: int, mutant: Mutant) -> str:
     return f"{position:04d}-" + re.sub(r"[^A-Za-z0-9._-]+", "_", mutant.id)
 
 
-def run_all(mutants: list[Mutant], settings: VerifySettings, jobs: int, console: Console, observe: Callable[[Finding], None]) -> dict:
-    """Every mutant through verify, ``jobs`` at a time, in a scratch folder removed afterwards; each finding observed as it comes."""
+def run_all(mutants: list[Mutant], settings: VerifySettings, jobs: int, console: Console, observe: Callable[[Finding], None],
+            drivers: str = "after-verify") -> dict:
+    """Every mutant through verify, ``jobs`` at a time, in a scratch folder removed afterwards; each finding observed as it comes.
+
+    ``drivers`` says what follows: ``after-verify`` drives each survivor of
+    verify with the refusal corpus and explain (:mod:`.drivers`), ``none``
+    nothing; ``only`` skips verify and drives every mutant with them alone.
+    """
     findings = {}
+    pristine = Pristine(settings.timeout)
     with tempfile.TemporaryDirectory(prefix="gateproof-mutation-") as scratch, \
             Progress(TextColumn("mutants"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as progress:
         task = progress.add_task("mutants", total=len(mutants))
 
         def one(item):
             position, mutant = item
-            finding = run_mutant(mutant.id, Path(scratch) / folder_name(position, mutant), settings)
+            if drivers == "only":
+                finding = Finding(mutant.id, SURVIVED, 0.0)
+            else:
+                finding = run_mutant(mutant.id, Path(scratch) / folder_name(position, mutant), settings)
+            if drivers != "none":
+                finding = drive(finding, pristine, settings.timeout)
             progress.advance(task)
             observe(finding)
             return finding
@@ -164,13 +177,16 @@ def write_reports(run: MutationRun, out: Path) -> None:
 @click.option("--examples", type=click.IntRange(min=0), help="verify's --examples (default: verify's own).")
 @click.option("--full-campaign", is_flag=True,
               help="Let verify finish after the first disagreement (shrinking more), instead of stopping it there.")
+@click.option("--drivers", type=click.Choice(["after-verify", "none", "only"]), default="after-verify", show_default=True,
+              help="Whether each mutant verify does not catch is driven by the refusal corpus and explain's traces (after-verify), "
+                   "not (none), or every mutant by them alone, without verify (only: to judge mutants verify is known to miss).")
 @click.option("--equivalent", "equivalent_path", type=click.Path(dir_okay=False, path_type=Path), default=EQUIVALENT_FILE,
               help="The reviewed list of equivalent mutants.")
 @click.option("--recount", type=click.Path(dir_okay=False, path_type=Path), metavar="FINDINGS",
               help="Run nothing: count an earlier run's findings.jsonl again against the list of equivalent mutants as it stands.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("gateproof-mutation"), show_default=True,
               help="Where findings.jsonl (as they come), mutation-report.json and mutation-report.md are written.")
-def mutation(listing, ids, pattern, sample, seed, jobs, timeout, examples, full_campaign, equivalent_path, recount, out) -> None:
+def mutation(listing, ids, pattern, sample, seed, jobs, timeout, examples, full_campaign, drivers, equivalent_path, recount, out) -> None:
     """Mutate the model one change at a time; drive each mutant with the default verify campaign against the pristine model."""
     everything = all_mutants()
     population = named(in_modules(everything, pattern), ids)
@@ -186,7 +202,7 @@ def mutation(listing, ids, pattern, sample, seed, jobs, timeout, examples, full_
         mutants, findings, seconds, options = recounted(recount, everything)
         population = mutants
     else:
-        mutants, findings, seconds, options = _run(mutants, ids, pattern, sample, seed, jobs, timeout, examples, full_campaign, out)
+        mutants, findings, seconds, options = _run(mutants, ids, pattern, sample, seed, jobs, timeout, examples, full_campaign, drivers, out)
     out.mkdir(parents=True, exist_ok=True)
     run = MutationRun(tuple(mutants), findings, equivalents, tuple(stale_entries(equivalents, everything)), len(everything),
                       len(population), seconds, options)
@@ -199,7 +215,7 @@ def mutation(listing, ids, pattern, sample, seed, jobs, timeout, examples, full_
         sys.exit(NEEDS_REVIEW)
 
 
-def _run(mutants, ids, pattern, sample, seed, jobs, timeout, examples, full_campaign, out: Path) -> tuple[list[Mutant], dict, float, dict]:
+def _run(mutants, ids, pattern, sample, seed, jobs, timeout, examples, full_campaign, drivers, out: Path) -> tuple[list[Mutant], dict, float, dict]:
     """Every mutant driven by verify, each finding kept in ``out``/findings.jsonl as it comes."""
     console = Console(stderr=True)
     settings = VerifySettings(timeout, examples, stop_at_first=not full_campaign)
@@ -210,9 +226,9 @@ def _run(mutants, ids, pattern, sample, seed, jobs, timeout, examples, full_camp
             log.write(orjson.dumps(asdict(finding)) + b"\n")
             log.flush()
 
-        findings = run_all(mutants, settings, jobs, console, observe)
+        findings = run_all(mutants, settings, jobs, console, observe, drivers)
     options = {"mutants": list(ids), "module": pattern, "sample": sample, "seed": seed, "jobs": jobs, "timeout": timeout, "examples": examples,
-               "full_campaign": full_campaign}
+               "full_campaign": full_campaign, "drivers": drivers}
     return mutants, findings, time.perf_counter() - started, options
 
 

@@ -2,8 +2,11 @@
 
 The score is the share of mutants caught (by a disagreement, or by crashing
 on import) among those not judged equivalent. A mutant listed as equivalent
-that verify nevertheless caught is counted caught, and its entry reported as
-wrong; one listed that survived is counted equivalent.
+that verify or a driver nevertheless caught is counted caught, and its entry
+reported as wrong; one listed that survived is counted equivalent. Each
+caught mutant says what caught it (its ``phase``: verify's ``corpus`` or
+``generated`` scenarios, or after verify the ``refusals`` or ``explain``
+driver), and each module counts them by that.
 """
 
 from __future__ import annotations
@@ -17,7 +20,10 @@ from .execute import CAUGHT, ERROR, STILLBORN, SURVIVED, Finding
 from .mutants import Mutant
 
 EQUIVALENT = "equivalent"
-COLUMNS = ("module", "mutants", "caught", "stillborn", "survived", "equivalent", "errors", "score", "median to catch", "max to catch")
+#: What caught a mutant: verify's corpus or generated scenarios, or after verify the refusal corpus or explain's traces (:mod:`.drivers`).
+CATCHERS = ("corpus", "generated", "refusals", "explain")
+COLUMNS = ("module", "mutants", "caught", "stillborn", "survived", "equivalent", "errors", "score", "median to catch", "max to catch",
+           *(f"by {c}" for c in CATCHERS))
 
 
 @frozen
@@ -45,6 +51,7 @@ class Tally:
     errors: int
     median_to_catch: float | None
     max_to_catch: int | None
+    by: tuple[int, ...] = (0,) * len(CATCHERS)  # caught by each of CATCHERS
 
     @property
     def score(self) -> float | None:
@@ -55,7 +62,7 @@ class Tally:
         score = "-" if self.score is None else f"{self.score:.1%}"
         median = "-" if self.median_to_catch is None else f"{self.median_to_catch:g}"
         return dict(zip(COLUMNS, (self.module, self.mutants, self.caught, self.stillborn, self.survived, self.equivalent,
-                                  self.errors, score, median, "-" if self.max_to_catch is None else self.max_to_catch)))
+                                  self.errors, score, median, "-" if self.max_to_catch is None else self.max_to_catch, *self.by)))
 
 
 def status_of(finding: Finding, listed: set[str]) -> str:
@@ -65,10 +72,13 @@ def status_of(finding: Finding, listed: set[str]) -> str:
 
 def tally(module: str, findings: list[Finding], listed: set[str]) -> Tally:
     statuses = [status_of(f, listed) for f in findings]
-    to_catch = [f.to_catch for f in findings if f.status == CAUGHT and f.to_catch is not None]
+    # Scenarios to catch count verify's scenarios; a driver's count is of its own answers, and is not mixed in.
+    to_catch = [f.to_catch for f in findings if f.status == CAUGHT and f.to_catch is not None and f.phase not in ("refusals", "explain")]
+    caught_by = [f.phase for f in findings if f.status == CAUGHT]
     return Tally(module, len(findings), statuses.count(CAUGHT), statuses.count(STILLBORN), statuses.count(SURVIVED),
                  statuses.count(EQUIVALENT), statuses.count(ERROR),
-                 statistics.median(to_catch) if to_catch else None, max(to_catch) if to_catch else None)
+                 statistics.median(to_catch) if to_catch else None, max(to_catch) if to_catch else None,
+                 tuple(caught_by.count(c) for c in CATCHERS))
 
 
 def tallies(run: MutationRun) -> list[Tally]:

@@ -1,0 +1,59 @@
+"""The drivers after verify: the refusal corpus and explain's traces catch what a person is shown otherwise, and nothing else."""
+
+from __future__ import annotations
+
+import pytest
+
+from gateproof.conformance.mutation.drivers import Pristine, differs, drive, first_difference
+from gateproof.conformance.mutation.execute import CAUGHT, ERROR, SURVIVED, Finding
+
+TIMEOUT = 300.0  # generous: a loaded machine is no fault of the mutant's
+#: Words a schema violation otherwise ("required field is missing"): only a refused document shows it.
+REFUSAL_WORDING = "model/scenario/schema.py:_describe:string->XXstringXX#3"
+#: Names the enforcement mode otherwise: only explain prints the label.
+EXPLAIN_LABEL = "model/enforcement.py:mode_label:string->XXstringXX#1"
+#: The default of a send's task input, which no rule, outcome, refusal or explanation reads (C144.17).
+UNREAD = "model/scenario/read.py:Send:empty->XX#1"
+
+
+@pytest.fixture(scope="module")
+def pristine() -> Pristine:
+    return Pristine(TIMEOUT)
+
+
+def test_the_refusal_driver_catches_a_refusal_worded_otherwise(pristine):
+    found = drive(Finding(REFUSAL_WORDING, SURVIVED, 1.0), pristine, TIMEOUT)
+    assert found.status == CAUGHT and found.phase == "refusals", found
+    assert found.counterexample == "refusal.S001.1.required" and "XXrequired field is missingXX" in found.detail
+    assert found.seconds > 1.0 and found.to_catch >= 1
+
+
+def test_the_explain_driver_catches_a_label_only_explain_shows_and_the_refusals_do_not(pristine):
+    found = drive(Finding(EXPLAIN_LABEL, SURVIVED, 0.0), pristine, TIMEOUT)
+    assert found.status == CAUGHT and found.phase == "explain", found  # the refusals, compared first, all agreed
+    assert "XXenforceXX" in found.detail or "XXobserveXX" in found.detail
+
+
+def test_a_change_nothing_shows_survives_both_drivers(pristine):
+    found = drive(Finding(UNREAD, SURVIVED, 2.0), pristine, TIMEOUT)
+    assert found.status == SURVIVED and found.phase is None and found.counterexample is None, found
+
+
+def test_what_verify_caught_is_not_driven_again(pristine):
+    caught = Finding(REFUSAL_WORDING, CAUGHT, 3.0, 5, "ceiling.x", "corpus")
+    assert drive(caught, pristine, TIMEOUT) is caught
+
+
+def test_a_mutant_whose_answers_are_cut_short_is_an_error_never_a_catch(pristine):
+    pristine.answers()  # computed within the generous timeout, before the mutant gets almost none
+    found = drive(Finding(EXPLAIN_LABEL, SURVIVED, 0.0), pristine, 0.001)
+    assert found.status == ERROR and "timed out" in found.detail, found
+
+
+def test_the_first_difference_names_the_driver_the_case_and_where_the_answers_part():
+    model = [("refusals", "a", {"refused": {"field": "$.x", "problem": "p"}}), ("explain", "b", {"trace": {"steps": [1, 2]}})]
+    assert first_difference(model, list(model)) is None
+    other = [model[0], ("explain", "b", {"trace": {"steps": [1, 3]}})]
+    assert first_difference(model, other) == (2, "explain", "b", "trace.steps[1]: 3 where the model gives 2")
+    assert first_difference(model, model[:1]) == (2, "explain", "b", "no answer")
+    assert differs({"refused": {}}, {"raised": "TypeError"}) == "the answer: {'raised': 'TypeError'} where the model gives {'refused': {}}"
