@@ -203,13 +203,23 @@ def test_node_reads_the_repeated_key_sent_over_the_protocol_and_refuses_the_call
     assert (result["reason"], result["rule"], result["audit"]["destination_id"]) == ("malformed_input", "G001.17", None)
 
 
+def _served_by(name: str) -> list[str]:
+    from gateproof.conformance.implementations import BUILTINS
+
+    if name == "node" and shutil.which("node") is None:
+        pytest.skip("node is not on PATH")
+    return ["node", str(ENTRY)] if name == "node" else BUILTINS[name]
+
+
 @pytest.mark.rule("S001.5")
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
-def test_node_decides_a_scenario_nested_to_the_limit_inside_a_protocol_message():
+@pytest.mark.parametrize("name", ["reference", "node"])
+def test_a_scenario_nested_to_the_limit_is_decided_inside_the_protocol_message_that_holds_it_one_level_deeper(name):
     from gateproof.conformance.harness.process import ImplementationProcess
 
     document = parse_json(approval_document(MAX_DEPTH - 5))
-    process = ImplementationProcess(["node", str(ENTRY)], timeout=120)
+    with pytest.raises(ScenarioError):
+        check_depth(document, MAX_DEPTH - 1)  # exactly at the limit: the run message nests one level more
+    process = ImplementationProcess(_served_by(name), timeout=120)
     process.start()
     try:
         [(_, reply)] = list(process.run_many([document]))

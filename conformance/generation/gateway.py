@@ -36,9 +36,9 @@ FORGED_FIELDS = ("approved_by", "role", "tenant", "on_behalf_of", "session", "us
 #: Tool names a plausible gateway might accept: only the exact names are known.
 NEAR_TOOLS = ("Export_case", "export_case ", "exportCase", "read_case\u00a0", "delete_case", "", None, 1, ["read_case"], {"tool": "read_case"})
 #: Values that are not one identifier, each at or past a boundary of G001.5.
-#: A value nested 59 levels deep: as an argument of a call (level 4 of the document) it reaches level 63, and in the
-#: protocol's command, which holds the scenario one level down, level 64: the deepest S001.5 allows a line to nest.
-DEEP_VALUE = functools.reduce(lambda inner, _: [inner], range(58), [])
+#: A value nested 60 levels deep: as an argument of a call (level 4 of the document) it reaches level 64, the deepest
+#: S001.5 allows (the protocol's command, which holds the scenario one level down, then nests 65).
+DEEP_VALUE = functools.reduce(lambda inner, _: [inner], range(59), [])
 BAD_VALUES = ("", "x" * (ARGUMENT_MAX_LENGTH + 1), 1, 1.5, True, None, ["CASE-1"], {"id": "CASE-1"}, DEEP_VALUE)
 #: Ids that are identifiers but name no record, or name one only to a reader that trims or folds case.
 NEAR_IDS = ("CASE-404", "case-1", " CASE-1", "CASE-1\u00a0", "x" * ARGUMENT_MAX_LENGTH, "Review-Queue", "nowhere", "\u00c9")

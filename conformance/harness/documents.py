@@ -27,6 +27,9 @@ from gateproof.model.scenario.errors import join_path
 _SHAPE = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x78 for byte in range(256))
 _LONG_RUN = b"0" * 19
 
+#: The most levels a protocol command may nest: a ``run`` holds its scenario, which S001.5 allows 64, one level down.
+COMMAND_DEPTH = MAX_DEPTH + 1
+
 
 def has_long_number(raw: bytes) -> bool:
     """Whether the text holds a run of at least 19 ASCII digits (an integer orjson may not keep exact)."""
@@ -111,7 +114,7 @@ def path_too_deep(text: str, limit: int = MAX_DEPTH) -> str | None:
     return None
 
 
-def _read_exactly(raw: bytes, fast_error: str | None):
+def _read_exactly(raw: bytes, fast_error: str | None, depth: int = MAX_DEPTH):
     """The standard parser's reading: integers exact at any size, repeated keys kept as ``RepeatedKeys``.
 
     ``fast_error`` is why orjson refused the text, if it did: anything the
@@ -124,10 +127,10 @@ def _read_exactly(raw: bytes, fast_error: str | None):
     except ScenarioError:
         raise
     except RecursionError:
-        raise ScenarioError(path_too_deep(text) or "$", f"nested more than {MAX_DEPTH} levels deep") from None
+        raise ScenarioError(path_too_deep(text, depth) or "$", f"nested more than {depth} levels deep") from None
     except ValueError as error:  # not UTF-8, or not JSON
         raise ScenarioError("$", f"not valid JSON ({fast_error or error})") from None
-    check_depth(document)
+    check_depth(document, depth)
     if fast_error is not None:
         try:
             json.dumps(document, ensure_ascii=False).encode()
@@ -136,12 +139,14 @@ def _read_exactly(raw: bytes, fast_error: str | None):
     return document
 
 
-def parse_json(data: bytes | str, where: str = "$", repeats=check_repeated_keys, limit: int | None = MAX_DOCUMENT_BYTES) -> object:
+def parse_json(data: bytes | str, where: str = "$", repeats=check_repeated_keys, limit: int | None = MAX_DOCUMENT_BYTES,
+               depth: int = MAX_DEPTH) -> object:
     """Parse one JSON document exactly; anything S001.4–S001.6 refuse is a :class:`ScenarioError` at ``where``.
 
     ``repeats`` judges the objects that write a key twice (by default, as a
     scenario document: invalid outside a call's proposal); None keeps them all.
-    ``limit`` is the most bytes the text may hold (None: any number).
+    ``limit`` is the most bytes the text may hold (None: any number), and
+    ``depth`` the most levels it may nest (:data:`COMMAND_DEPTH` for a protocol command).
     """
     raw = data.encode() if isinstance(data, str) else data
     try:
@@ -150,17 +155,17 @@ def parse_json(data: bytes | str, where: str = "$", repeats=check_repeated_keys,
         try:
             document = orjson.loads(raw)
         except orjson.JSONDecodeError as error:
-            document = _read_exactly(raw, str(error))
+            document = _read_exactly(raw, str(error), depth)
         else:
             # No value can nest deeper than the text has brackets: most documents skip the walk.
-            if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH:
-                check_depth(document)
+            if raw.count(b"[") + raw.count(b"{") > depth:
+                check_depth(document, depth)
             again = orjson.dumps(document)
             if written_as_orjson_writes(raw, again):
                 return document
             if not (has_long_number(raw) or may_repeat_a_key(raw, document, again)):
                 return document
-            document = _read_exactly(raw, None)
+            document = _read_exactly(raw, None, depth)
         if repeats is not None:
             repeats(document)
         return document

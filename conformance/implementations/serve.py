@@ -14,7 +14,7 @@ from typing import Callable
 
 import orjson
 
-from gateproof.conformance.harness.documents import dumps, parse_json
+from gateproof.conformance.harness.documents import COMMAND_DEPTH, dumps, parse_json
 from gateproof.model.scenario import ScenarioError
 from gateproof.conformance.harness.protocol import Errored, Outcome, ProtocolError, Run, Skipped, Start, Started, Stop, read_command
 
@@ -34,7 +34,7 @@ def answer(info: Started, run: Callable[[dict], dict], run_message: Run, skip_re
 def reply_to(line: bytes, info: Started, run, skip_reason) -> bytes | None:
     """The reply line to one command line; None after stop."""
     try:
-        command = read_command(parse_json(line, repeats=None, limit=None))  # integers exact, repeated keys kept
+        command = read_command(parse_json(line, repeats=None, limit=None, depth=COMMAND_DEPTH))  # integers exact, repeated keys kept
     except (ScenarioError, ProtocolError, TypeError) as error:
         raise SystemExit(f"{info.name}: cannot read a command: {error}") from None
     if isinstance(command, Stop):
