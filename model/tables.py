@@ -67,11 +67,7 @@ class Table(Sequence):
 
     def at(self, slot: int):
         """The record in ``slot``; None when it was removed."""
-        node, shift = self.root, self.shift
-        while shift:
-            node = node[(slot >> shift) & _MASK]
-            shift -= _BITS
-        return node[slot & _MASK]
+        return self.lookup._at(slot)
 
     def replaced(self, record) -> Table:
         """The table with ``record`` in the place of the stored record of its key (which must be in the table)."""
@@ -121,18 +117,30 @@ class Table(Sequence):
 
 
 class Lookup(Mapping):
-    """A table's records by key: a read-only mapping found through the table's positions, never copied."""
+    """A table's records by key: a read-only mapping found through the table's positions, never copied.
 
-    __slots__ = ("_table",)
+    It holds what the table holds, not the table, which holds it: a table and
+    its lookup holding each other would be a cycle that only the garbage
+    collector frees, and a story makes a table at every change.
+    """
+
+    __slots__ = ("_positions", "_root", "_shift", "_removed")
 
     def __init__(self, table: Table):
-        self._table = table
+        self._positions, self._root, self._shift, self._removed = table.positions, table.root, table.shift, table.removed
+
+    def _at(self, slot: int):
+        node, shift = self._root, self._shift
+        while shift:
+            node = node[(slot >> shift) & _MASK]
+            shift -= _BITS
+        return node[slot & _MASK]
 
     def get(self, key, default=None):
-        slot = self._table.positions.get(key)
+        slot = self._positions.get(key)
         if slot is None:
             return default
-        record = self._table.at(slot)
+        record = self._at(slot)
         return default if record is None else record
 
     def __getitem__(self, key):
@@ -145,11 +153,10 @@ class Lookup(Mapping):
         return self.get(key) is not None
 
     def __iter__(self):
-        table = self._table
-        return (key for key, slot in table.positions.items() if not table.removed or table.at(slot) is not None)
+        return (key for key, slot in self._positions.items() if not self._removed or self._at(slot) is not None)
 
     def __len__(self) -> int:
-        return len(self._table.positions) - self._table.removed
+        return len(self._positions) - self._removed
 
     def __repr__(self) -> str:
         return f"Lookup({dict(self)!r})"

@@ -89,3 +89,35 @@ def test_cedar_skips_what_it_does_not_decide():
     process.close()
     assert {type(r) for i, r in replies.items() if "lab-001-next" in i or i.startswith("gw.next.idem")} == {Skipped}
     assert "lab-001 only" in replies["gw.next.rate-limit"].message
+
+
+def test_a_chunk_of_many_runs_is_answered_a_few_replies_at_a_time_in_order(monkeypatch):
+    """A pipelining harness checks the first replies and sends more while the rest of a chunk are decided."""
+    import os
+    import sys
+    from types import SimpleNamespace
+
+    from gateproof.conformance.harness.documents import dumps
+    from gateproof.conformance.harness.protocol import run_line
+    from gateproof.conformance.implementations import reference
+    from gateproof.conformance.implementations.serve import REPLIES_AT_ONCE, serve
+
+    scenario = load_corpus()[0].scenario
+    count = 3 * REPLIES_AT_ONCE + 1
+    lines = b"".join(run_line(seq, dumps(scenario)) for seq in range(1, count + 1)) + b'{"cmd":"stop"}\n'
+    read_end, write_end = os.pipe()
+    os.write(write_end, lines)  # one chunk: every run and the stop arrive in a single read
+    os.close(write_end)
+    writes = []
+    stdout = SimpleNamespace(buffer=SimpleNamespace(write=writes.append, flush=lambda: None))
+    monkeypatch.setattr(sys, "stdin", SimpleNamespace(fileno=lambda: read_end))
+    monkeypatch.setattr(sys, "stdout", stdout)
+    try:
+        serve(reference.INFO, reference.run)
+    finally:
+        os.close(read_end)
+    written = [write.count(b"\n") for write in writes]
+    replies = [orjson.loads(line) for line in b"".join(writes).splitlines()]
+    assert [reply["seq"] for reply in replies] == list(range(1, count + 1))
+    assert all(reply["outcome"] == load_corpus()[0].expected for reply in replies)
+    assert max(written) == REPLIES_AT_ONCE and sum(written) == count

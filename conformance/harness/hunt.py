@@ -1,10 +1,11 @@
 """Generated scenarios for one rule version, pipelined, and each new disagreement reduced to its smallest form.
 
 Scenarios come from the seeded generators of ``conformance/generation`` and
-go through the implementation as a pipeline, the model's outcome computed
+go through the implementation as one pipeline, the model's outcome computed
 while the implementation works. A disagreement not seen before (one
-that differs in a new set of keys: a reduction moves the step it is at) is kept; once the batch it came in has drained,
-it is reduced document by document, each candidate run on its own, to the
+that differs in a new set of keys: a reduction moves the step it is at) is
+kept, and no more scenarios are drawn; once the runs still in flight are
+answered, it is reduced document by document, each candidate run on its own, to the
 smallest scenario that still disagrees in the same keys, then run once more:
 an implementation that answers it differently is nondeterministic.
 Scenarios are counted once, as they are generated; a reduction's runs are
@@ -14,8 +15,7 @@ not counted as passed scenarios.
 from __future__ import annotations
 
 import time
-from itertools import islice
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from attrs import evolve
 
@@ -32,7 +32,6 @@ from .shards import dealt, share
 if TYPE_CHECKING:
     from .campaign import Campaign
 
-BATCH = 512  # scenarios per pipeline; a disagreement waits at most this long to be reduced
 REDUCTION_BUDGET = 1500  # candidate documents tried per reduction
 REDUCTION_SECONDS = 20.0  # and the time it may take: an implementation that hangs on candidates is not waited on for ever
 CONFIRMATIONS = 2  # more runs a generated disagreement must answer alike: two, so an answer that alternates cannot pass
@@ -40,6 +39,31 @@ CONFIRMATIONS = 2  # more runs a generated disagreement must answer alike: two, 
 
 def model_outcome(scenario: dict) -> dict:
     return run_scenario(read_scenario(scenario))
+
+
+class Feed:
+    """Up to ``most`` scenarios of ``stream``, drawn one by one as the pipeline pulls them, and none once :meth:`stop` is called.
+
+    The pipeline stays full from the first scenario to the last, and a
+    disagreement waits only for the runs in flight to be reduced; what is not
+    drawn stays in the stream for the next feed.
+    """
+
+    def __init__(self, stream: Iterator[dict], most: int):
+        self.stream, self.most, self.drawn, self.stopped = stream, most, 0, False
+
+    def __iter__(self) -> Feed:
+        return self
+
+    def __next__(self) -> dict:
+        if self.stopped or self.drawn >= self.most:
+            raise StopIteration
+        scenario = next(self.stream)
+        self.drawn += 1
+        return scenario
+
+    def stop(self) -> None:
+        self.stopped = True
 
 
 class Hunt:
@@ -60,16 +84,17 @@ class Hunt:
         stream = dealt(scenarios(self.kind, self.version, settings.seed), self.budget, settings.shard)
         left, wanted = share(self.budget, settings.shard), 1 if settings.exitfirst else settings.disagreements
         while left > 0 and len(self.found) < wanted:
-            batch = list(islice(stream, min(BATCH, left)))
-            left -= len(batch)
-            for verdict, reply in self.sweep(batch):
+            feed = Feed(stream, left)
+            new = self.sweep(feed, feed.stop)
+            left = left - feed.drawn if feed.stopped else 0  # a stream that ends early leaves nothing to draw
+            for verdict, reply in new:
                 if len(self.found) < wanted:
                     self.settle(verdict, reply)
                 else:
                     self.campaign.tally.unkept[self.family, "failed"] += 1
 
-    def sweep(self, batch: list[dict]) -> list[tuple[Verdict, RunReply]]:
-        """Run a batch pipelined; the new disagreements, to be reduced once the pipeline is empty."""
+    def sweep(self, batch: Iterable[dict], stop: Callable[[], None] = lambda: None) -> list[tuple[Verdict, RunReply]]:
+        """Run scenarios pipelined, ``stop`` called at each new disagreement; the new disagreements, to be reduced once the pipeline is empty."""
         c, tally, new = self.campaign, self.campaign.tally, []
         expected_of: dict[int, dict] = {}
         for scenario, reply in c.process.run_many(self._computing(batch, expected_of), lambda scenario: expected_of.get(id(scenario))):
@@ -94,9 +119,10 @@ class Hunt:
                 tally.unkept[self.family, "failed"] += 1  # the same difference again: counted, not reduced again
             else:
                 new.append((verdict, reply))
+                stop()
         return new
 
-    def _computing(self, batch: list[dict], expected_of: dict):
+    def _computing(self, batch: Iterable[dict], expected_of: dict):
         """The batch as the pipeline pulls it, each scenario's expected outcome computed as it is sent, while earlier ones are decided.
 
         The generators build documents the schema passes (tests/test_generation.py

@@ -1,8 +1,10 @@
 """Any ``run(scenario) -> outcome`` function behind the conformance protocol, on stdin and stdout.
 
-Input is read in whatever chunks arrive and every complete line in a chunk
-is answered before one write and flush: a pipelining harness gets its
-replies in batches, a harness that waits for each reply gets it at once.
+Input is read in whatever chunks arrive, and the replies to a chunk's lines
+are written and flushed :data:`REPLIES_AT_ONCE` at a time and at its end: a
+pipelining harness gets its replies in small batches while the rest are
+decided, so it never waits for a whole chunk's worth (a chunk of 64 KiB can
+hold dozens of runs), and a harness that waits for each reply gets it at once.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ import orjson
 from gateproof.conformance.harness.documents import COMMAND_DEPTH, dumps, parse_json
 from gateproof.model.scenario import ScenarioError
 from gateproof.conformance.harness.protocol import Errored, Outcome, ProtocolError, Run, Skipped, Start, Started, Stop, read_command
+
+#: Replies written together: few enough that the harness can check them and send more while the rest are decided.
+REPLIES_AT_ONCE = 4
 
 
 def answer(info: Started, run: Callable[[dict], dict], run_message: Run, skip_reason: Callable[[dict], str | None]):
@@ -65,5 +70,9 @@ def serve(info: Started, run: Callable[[dict], dict], skip_reason: Callable[[dic
                 stdout.flush()
                 return
             replies.append(reply)
+            if len(replies) == REPLIES_AT_ONCE:
+                stdout.write(b"".join(replies))
+                stdout.flush()
+                replies = []
         stdout.write(b"".join(replies))
         stdout.flush()
