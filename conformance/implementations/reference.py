@@ -9,7 +9,8 @@ from __future__ import annotations
 from importlib.metadata import version
 
 from gateproof.model.gateway.gate import GATEWAY_VERSIONS
-from gateproof.model.scenario import read_scenario, run_scenario
+from gateproof.model.scenario import run_scenario
+from gateproof.model.scenario.read import read_parsed_scenario
 from gateproof.model.versions import VERSIONS
 
 from ..harness.protocol import Started
@@ -26,7 +27,8 @@ INFO = Started(
 
 
 def run(scenario: dict) -> dict:
-    return run_scenario(read_scenario(scenario))
+    """The outcome of a scenario the protocol server has just parsed from its line (S001.4 and S001.5 judged there)."""
+    return run_scenario(read_parsed_scenario(scenario))
 
 
 if __name__ == "__main__":

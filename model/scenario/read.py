@@ -6,12 +6,13 @@ from typing import Any
 
 from attrs import NOTHING, Factory, frozen
 from attrs import fields as attrs_fields
+import orjson
 
 from ..enforcement import MISSING
 from ..lookups import CASE_SENSITIVE
 from ..records import Configuration, LlmModel, Provider, Skill, Snippet, World
 from ..versions import DEFAULT_VERSION, Rules, rules_named
-from .document import check_json_value
+from .document import check_json_value, check_repeated_keys
 from .errors import ScenarioError
 from .read_story import read_story_step
 from .schema import check_kind, validate
@@ -165,6 +166,23 @@ def _step(fields: dict, position: int, world: World, runs: dict):
 def read_scenario(document: Any) -> Scenario:
     """S001.1, S001.7, S001.12: a scenario document as model values, ``kind`` and ``rules`` at their defaults; a :class:`ScenarioError` names the first wrong field."""
     check_json_value(document)
+    check_kind(document)
+    validate("scenario", document)
+    return read_valid_scenario(document)
+
+
+def read_parsed_scenario(document: Any) -> Scenario:
+    """S001.1 and S001.7 for a document a JSON reader has just made from text that S001.4 and S001.5 passed.
+
+    Such a document holds only JSON values, so of S001.12 only S001.6 is
+    left to judge, and only when the reader kept a key written twice (a
+    ``RepeatedKeys``) or an integer beyond 64 bits: orjson writes every other
+    document, and that is checked at C speed before any walk.
+    """
+    try:
+        orjson.dumps(document, option=orjson.OPT_PASSTHROUGH_SUBCLASS)
+    except TypeError:
+        check_repeated_keys(document)
     check_kind(document)
     validate("scenario", document)
     return read_valid_scenario(document)
