@@ -160,6 +160,11 @@ def test_the_junit_report_has_times_and_no_failure_for_a_run_that_met_every_expe
         if implementation["expected"] == "must be caught":
             caught = [c.get("name") for c in suite.findall("testcase")]
             assert caught == [f"caught by {v['scenario']}" for v in implementation["verdicts"] if v["status"] == "failed"]
+    # Each corpus case carries what answering it added to the campaign: together no more than its implementation's time.
+    reference = next(suite for suite in root.findall("testsuite") if suite.get("name") == "reference")
+    corpus = [case for case in reference.findall("testcase") if not case.get("classname").startswith("reference.generated")]
+    assert corpus and all(float(case.get("time")) >= 0 for case in corpus)
+    assert sum(float(case.get("time")) for case in corpus) <= float(reference.get("time"))
 
 
 def test_the_junit_report_gives_a_missed_mutant_one_failure_and_a_wrong_gateway_one_per_disagreement(tmp_path):

@@ -52,6 +52,9 @@ class ImplementationProcess:
         self.channel: Channel | None = None
         self.info: Started | None = None
         self.pipelined = 0  # runs of run_many in flight: while any are, no run may be sent alone
+        # Seconds from the reply before the last one (or the first run sent) to the last: with runs in flight,
+        # what answering that run added to the whole; a run alone, how long it took.
+        self.reply_seconds = 0.0
         self.answered: OrderedDict[int, dict] = OrderedDict()  # the latest runs this process answered, by seq
 
     def start(self) -> Started:
@@ -150,6 +153,7 @@ class ImplementationProcess:
         flight is read and dropped, so the next run's reply is its own.
         """
         pending = iter(scenarios)
+        answered_at = None
         inflight: OrderedDict[int, dict] = OrderedDict()
         agreeing: dict[int, tuple[bytes, dict]] = {}  # seq -> the reply line that carries the expected outcome, and that outcome
         exhausted, deadline = False, None  # the timeout runs from the last run answered: a flood of duplicates does not reset it
@@ -161,6 +165,7 @@ class ImplementationProcess:
                         exhausted = True
                     else:
                         seq = self._send(scenario)
+                        answered_at = answered_at or time.monotonic()
                         inflight[seq] = scenario
                         outcome = None if expect is None else expect(scenario)
                         if outcome is not None:
@@ -187,6 +192,8 @@ class ImplementationProcess:
                         scenario = inflight.pop(reply.seq)
                         self._remember(reply.seq, scenario)
                         self.pipelined, deadline = len(inflight), None
+                        now = time.monotonic()
+                        self.reply_seconds, answered_at = now - answered_at, now
                         yield scenario, reply
                 except Broken as broken:
                     self._restart(broken.reason)
@@ -227,7 +234,8 @@ class ImplementationProcess:
         if self.pipelined:
             raise RuntimeError(f"run_one while {self.pipelined} pipelined runs are in flight")
         seq = self._send(scenario)
-        deadline = time.monotonic() + self.timeout
+        sent_at = time.monotonic()
+        deadline = sent_at + self.timeout
         try:
             reply = None
             while reply is None:
@@ -235,6 +243,7 @@ class ImplementationProcess:
                 while lines and reply is None:
                     reply = self._reply(lines.pop(0), {seq})
             self._remember(seq, scenario)
+            self.reply_seconds = time.monotonic() - sent_at
             for line in lines:
                 self._reply(line, ())  # nothing else is in flight: a second reply to this run, or a broken stream
             return reply

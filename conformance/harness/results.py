@@ -51,6 +51,7 @@ class Verdict:
     issue: str | None = None
     disagreement: Disagreement | None = None
     context: dict = field(factory=dict)  # an errored run's circumstances: the fault, the implementation's stderr tail
+    seconds: float | None = field(default=None, eq=False)  # what answering it added to the campaign (ImplementationProcess.reply_seconds)
 
     def serializable(self) -> dict:
         document = {
@@ -59,6 +60,8 @@ class Verdict:
         }
         if self.context:
             document["context"] = self.context
+        if self.seconds is not None:
+            document["seconds"] = round(self.seconds, 6)
         if self.disagreement is not None:
             d = self.disagreement
             document["disagreement"] = {

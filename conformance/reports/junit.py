@@ -48,6 +48,8 @@ def difference_text(verdict: Verdict) -> str:
 def _conformance_cases(suite, tally: Tally) -> None:
     for verdict in tally.verdicts:
         case = _element(suite, "testcase", classname=f"{tally.name}.{verdict.family}", name=verdict.scenario_id)
+        if verdict.seconds is not None:
+            case.set("time", f"{verdict.seconds:.6f}")
         if verdict.status in ("failed", "nondeterministic"):
             _element(case, "failure", difference_text(verdict), message=f"{verdict.status}: {verdict.message}", type=verdict.status)
         elif verdict.status == "errored":
@@ -68,6 +70,8 @@ def _mutant_cases(suite, tally: Tally) -> None:
     caught = [v for v in tally.verdicts if v.status == "failed" and v.disagreement is not None]
     for verdict in caught:
         case = _element(suite, "testcase", classname=f"{tally.name}.{verdict.family}", name=f"caught by {verdict.scenario_id}")
+        if verdict.seconds is not None:
+            case.set("time", f"{verdict.seconds:.6f}")
         _element(case, "system-out", difference_text(verdict))
     if not is_met(tally, CAUGHT) and not tally.unavailable:
         why = tally.lost or f"no disagreement with the model in {tally.scenarios} scenarios"

@@ -91,7 +91,8 @@ def verdict_of(record: dict) -> Verdict:
     disagreement = None if d is None else Disagreement(d["scenario"], d["expected"], d["actual"], d["step"], tuple(d["keys"]),
                                                        d.get("replay_path"), d.get("replay_command"))
     return Verdict(record["implementation"], record["phase"], record["family"], record["scenario"], record["status"],
-                   record.get("message", ""), tuple(record.get("rules", ())), record.get("issue"), disagreement, record.get("context") or {})
+                   record.get("message", ""), tuple(record.get("rules", ())), record.get("issue"), disagreement, record.get("context") or {},
+                   record.get("seconds"))
 
 
 def _info_of(info: dict | None) -> Started | None:
