@@ -9,6 +9,8 @@ order:
   decide`` reads a file (the refusal's field, problem and printed message,
   or the outcome), as the Python entry point ``read_scenario`` reads it,
   and as a worker of ``decide --jsonl --jobs N`` answers it (pickled back);
+  then each document of :mod:`..corpus.python_values`, which only Python can
+  build (S001.12), through ``read_scenario`` and handed unread to ``run_scenario``;
 - ``explain``: each corpus scenario and each refusal document as ``gateproof
   explain`` shows it, the ``--json`` trace and the text, or the refusal.
 
@@ -57,6 +59,7 @@ def answers():
     from gateproof.model.scenario import read_scenario, run_scenario
 
     from ..corpus.build import CORPUS_ROOT
+    from ..corpus.python_values import python_value_documents
     from ..corpus.refusals import REFUSALS_FILE, answer, raw_text, read_refusals
     from ..explanation.explain import explain_under
     from ..explanation.trace import text_of
@@ -74,6 +77,9 @@ def answers():
         yield "refusals", case["id"], _guarded(lambda: answer(raw))
         yield "refusals", f"{case['id']} (read_scenario)", _guarded(lambda: {"outcome": run_scenario(read_scenario(parse_json(raw)))})
         yield "refusals", f"{case['id']} (decide --jobs)", _guarded(lambda: from_a_worker(raw))
+    for name, document in python_value_documents():  # S001.12: what only a document built in Python can hold
+        yield "refusals", f"python.{name} (read_scenario)", _guarded(lambda: {"outcome": run_scenario(read_scenario(document))})
+        yield "refusals", f"python.{name} (run_scenario unread)", _guarded(lambda: {"outcome": run_scenario(document)})
     for case in corpus:
         yield "explain", case.id, _guarded(lambda: explained(case.scenario))
     for case in refusals:

@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from gateproof.conformance.harness.documents import dumps, parse_json
+from gateproof.conformance.harness.documents import COMMAND_DEPTH, dumps, parse_json
 from gateproof.model.scenario import read_scenario, run_scenario
 
 RULES = ["pre-164", "adr-164", "adr-165", "adr-166", "adr-175", "adr-179", "nr-llm", "lab-001", "lab-001+next"]
@@ -46,7 +46,7 @@ def serve(name: str, answer, arrange=lambda lines: lines, rules=RULES) -> None:
         *lines, pending = (pending + chunk).split(b"\n")
         replies = []
         for line in filter(None, lines):
-            message = parse_json(line, repeats=None, limit=None)  # as the harness writes it: repeated keys kept
+            message = parse_json(line, repeats=None, limit=None, depth=COMMAND_DEPTH)  # as the harness writes it: repeated keys kept
             if message["cmd"] == "stop":
                 return
             if message["cmd"] == "start":
