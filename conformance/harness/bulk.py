@@ -21,8 +21,7 @@ from typing import Iterable, Iterator
 from attrs import evolve
 
 from gateproof.model.scenario import ScenarioError, run_scenario
-from gateproof.model.scenario.read import Scenario, read_valid_scenario
-from gateproof.model.scenario.schema import check_kind, validate
+from gateproof.model.scenario.read import Scenario, read_valid_scenario, validated
 from gateproof.model.versions import VERSIONS
 
 from .documents import dumps, parse_json
@@ -38,13 +37,6 @@ POOL_AFTER = 2 * CHUNK
 
 Numbered = tuple[int, bytes]
 Result = tuple[int, "bytes | ScenarioError"]
-
-
-def validated(document) -> dict:
-    """The document, once the schema has passed it (S001.1); a ScenarioError naming the first wrong field otherwise."""
-    check_kind(document)
-    validate("scenario", document)
-    return document
 
 
 def outcome_of(scenario, document: dict, rules: str | None = None) -> dict:

@@ -135,9 +135,9 @@ def phase_times(lines: list[bytes], rules: str | None = RULES) -> dict[str, floa
     here each call is timed apart (the clock's own cost, well under a µs a
     reading, is in the figures).
     """
-    from gateproof.model.scenario.read import read_valid_scenario
+    from gateproof.model.scenario.read import read_valid_scenario, validated
 
-    from .bulk import outcome_of, validated
+    from .bulk import outcome_of
     from .documents import dumps, parse_json
 
     clock = time.process_time_ns

@@ -166,9 +166,7 @@ def _step(fields: dict, position: int, world: World, runs: dict):
 def read_scenario(document: Any) -> Scenario:
     """S001.1, S001.7, S001.12: a scenario document as model values, ``kind`` and ``rules`` at their defaults; a :class:`ScenarioError` names the first wrong field."""
     check_json_value(document)
-    check_kind(document)
-    validate("scenario", document)
-    return read_valid_scenario(document)
+    return read_valid_scenario(validated(document))
 
 
 def read_parsed_scenario(document: Any) -> Scenario:
@@ -183,9 +181,14 @@ def read_parsed_scenario(document: Any) -> Scenario:
         orjson.dumps(document, option=orjson.OPT_PASSTHROUGH_SUBCLASS)
     except TypeError:
         check_repeated_keys(document)
+    return read_valid_scenario(validated(document))
+
+
+def validated(document: Any) -> dict:
+    """S001.1: the document, once its ``kind`` is known and the schema has passed it; a :class:`ScenarioError` naming the first wrong field otherwise."""
     check_kind(document)
     validate("scenario", document)
-    return read_valid_scenario(document)
+    return document
 
 
 def read_valid_scenario(document: dict) -> Scenario:
