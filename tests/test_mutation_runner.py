@@ -172,6 +172,23 @@ def test_a_recount_counts_earlier_findings_against_the_list_as_it_stands_and_run
     assert totals == [{"mutants": 2, "caught": 1, "survived": 1, "equivalent": 0}, {"mutants": 2, "caught": 1, "survived": 0, "equivalent": 1}]
 
 
+def test_a_recount_drops_what_is_gone_from_a_module_run_again_after_it_and_only_then(tmp_path):
+    """A changed module run again and appended replaces the findings about its code that is gone; elsewhere they are refused."""
+    def line(mutant_id, status=SURVIVED):
+        return orjson.dumps({"mutant": mutant_id, "status": status, "seconds": 1.0}) + b"\n"
+    gone = "model/lattice.py:gone:And->Or#1"
+    findings = tmp_path / "findings.jsonl"
+    findings.write_bytes(line(gone) + line(TIE, SURVIVED) + line(TIE, CAUGHT))
+    out = tmp_path / "out"
+    result = subprocess.run([*RUNNER, "--recount", str(findings), "--out", str(out)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    module = next(m for m in orjson.loads((out / "mutation-report.json").read_bytes())["modules"] if m["module"] == "model/lattice.py")
+    assert (module["mutants"], module["caught"], module["survived"]) == (1, 1, 0), module
+    findings.write_bytes(line(TIE, CAUGHT) + line(gone))  # the module was not run again after the finding about its gone code
+    result = subprocess.run([*RUNNER, "--recount", str(findings), "--out", str(out)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and gone in result.stderr and "run them again" in result.stderr, result.stderr
+
+
 def test_a_recount_of_findings_about_code_that_is_gone_is_refused(tmp_path):
     findings = tmp_path / "findings.jsonl"
     findings.write_bytes(orjson.dumps({"mutant": "model/fold.py:gone:And->Or#1", "status": SURVIVED, "seconds": 1.0}) + b"\n")

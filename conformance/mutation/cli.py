@@ -107,25 +107,35 @@ def recounted(path: Path, everything: list[Mutant]) -> tuple[list[Mutant], dict,
     """The mutants, findings, run time and settings of an earlier run, from its findings.jsonl and the report beside it.
 
     The findings are counted again as the model and the list of equivalent
-    mutants stand now; a finding about a mutant the model no longer has is
-    refused, since what was found is about code that is gone.
+    mutants stand now; of several runs' findings concatenated, the later
+    finding of a mutant counts. A finding about a mutant the model no longer
+    has is about code that is gone: it is dropped when a later line holds a
+    finding of the same module (the module, changed, was run again after
+    it) and refused otherwise.
     """
     try:
-        findings = {f.mutant: f for f in (Finding(**orjson.loads(line)) for line in path.read_bytes().splitlines() if line.strip())}
+        lines = [Finding(**orjson.loads(line)) for line in path.read_bytes().splitlines() if line.strip()]
     except OSError as error:
         raise BadInput(f"--recount {path}: cannot read ({error.strerror})") from None
     except (orjson.JSONDecodeError, TypeError) as error:
         raise BadInput(f"--recount {path}: not the findings.jsonl of a mutation run: {error}") from None
     known = {m.id for m in everything}
-    gone = sorted(set(findings) - known)
+    last_run_of = {module_of(f.mutant): position for position, f in enumerate(lines) if f.mutant in known}
+    gone = [f.mutant for position, f in enumerate(lines) if f.mutant not in known and last_run_of.get(module_of(f.mutant), -1) < position]
     if gone:
         raise BadInput(f"--recount {path}: {gone[0]} (and {len(gone) - 1} more) is no mutant of the model as it stands: run them again")
+    findings = {f.mutant: f for f in lines if f.mutant in known}
     try:
         report = orjson.loads((path.parent / "mutation-report.json").read_bytes())
         seconds, settings = float(report["seconds"]), {**report["settings"], "recount": str(path)}
     except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError):
         seconds, settings = sum(f.seconds for f in findings.values()), {"recount": str(path)}
     return [m for m in everything if m.id in findings], findings, seconds, settings
+
+
+def module_of(mutant_id: str) -> str:
+    """``model/lattice.py`` of ``model/lattice.py:takes_over:LtE->Lt#1``."""
+    return mutant_id.split(":", 1)[0]
 
 
 def summary_table(run: MutationRun) -> Table:
