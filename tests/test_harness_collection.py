@@ -36,6 +36,16 @@ def test_a_threshold_already_higher_is_never_lowered(default_thresholds):
     assert gc.get_threshold()[0] == PIPELINE_THRESHOLD * 2
 
 
+def test_overlapping_pipelines_put_the_thresholds_back_when_the_last_ends_whichever_ends_first(default_thresholds):
+    first, second = fewer_collections(), fewer_collections()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert gc.get_threshold() == (PIPELINE_THRESHOLD, 10, 10)
+    second.__exit__(None, None, None)
+    assert gc.get_threshold() == (700, 10, 10)
+
+
 def test_a_campaign_runs_its_corpus_and_generated_scenarios_with_fewer_collections_and_leaves_them_as_found(default_thresholds):
     seen = []
     campaign = Campaign(None, fake("errors_by_id"), CampaignSettings(examples=20, kinds=("gateway",), rules=("lab-001",), timeout=30.0),
