@@ -19,6 +19,7 @@ from typing import Callable
 from attrs import evolve, frozen
 
 from .documents import dumps_pretty
+from .collection import fewer_collections
 from .corpus import CorpusCase
 from .expectations import RULES_OF_KIND, undecided
 from .hunt import Hunt, model_outcome
@@ -132,16 +133,17 @@ class Campaign:
         by_scenario = {id(scenario): (family, pinned, expected) for family, pinned, scenario, expected in entries}
         self.origin.update((scenario.get("id", ""), (phase, family, pinned)) for family, pinned, scenario, _ in entries)
         failures = []
-        for scenario, reply in self.process.run_many([scenario for _, _, scenario, _ in entries], lambda scenario: by_scenario[id(scenario)][2]):
-            family, pinned, expected = by_scenario[id(scenario)]
-            self.advance()
-            verdict = evolve(judge(self.name, phase, family, scenario, expected, reply, self.settings.level, self.settings.known, pinned),
-                             seconds=self.process.reply_seconds)
-            self.tally.count_scenario(scenario, verdict.status, verdict.message)
-            if verdict.status == "failed":
-                failures.append((verdict, reply))
-            else:
-                self.record(verdict)
+        with fewer_collections():
+            for scenario, reply in self.process.run_many([scenario for _, _, scenario, _ in entries], lambda scenario: by_scenario[id(scenario)][2]):
+                family, pinned, expected = by_scenario[id(scenario)]
+                self.advance()
+                verdict = evolve(judge(self.name, phase, family, scenario, expected, reply, self.settings.level, self.settings.known, pinned),
+                                 seconds=self.process.reply_seconds)
+                self.tally.count_scenario(scenario, verdict.status, verdict.message)
+                if verdict.status == "failed":
+                    failures.append((verdict, reply))
+                else:
+                    self.record(verdict)
         # Confirmed once the pipeline is empty: a run sent alone while others are in flight would read their replies.
         for verdict, reply in failures:
             self.record(self._confirmed(verdict, reply))
@@ -180,11 +182,12 @@ class Campaign:
         if not budgets and self.settings.examples:
             self.tally.notes.append(f"generated 0 of the {self.settings.examples} scenarios asked: it declares no kind and rule version selected")
         started = time.perf_counter()
-        for kind, version, budget in budgets:
-            if self.settings.exitfirst and self.tally.first_failure_after is not None:
-                break
-            if budget:
-                Hunt(self, kind, version, budget).run()
+        with fewer_collections():
+            for kind, version, budget in budgets:
+                if self.settings.exitfirst and self.tally.first_failure_after is not None:
+                    break
+                if budget:
+                    Hunt(self, kind, version, budget).run()
         self.tally.generated_seconds = time.perf_counter() - started
 
     def finish(self) -> Tally:
