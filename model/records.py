@@ -76,8 +76,8 @@ class Skill:
 
 @cache
 def _layout(cls: type) -> tuple:
-    """How to copy a record of ``cls``: its init fields, in order, and each one's position."""
-    names = tuple(f.name for f in fields(cls) if f.init)
+    """How to copy a record of ``cls``: its fields, in order, and each one's position (a model record derives no field, so each is passed)."""
+    names = tuple(f.name for f in fields(cls))
     return names, {name: position for position, name in enumerate(names)}
 
 
