@@ -47,7 +47,7 @@ def _records(root: tuple):
 
 @frozen
 class Lookup:
-    """A table's records by key, found through the positions the table was built with; shared by every table changed from it but the changed path."""
+    """A table's records by key: its tree, and the slot of each key in it, one dict shared by every table changed from the one a reader built."""
 
     key: str  # the attribute of a record that names it
     root: tuple
@@ -85,7 +85,12 @@ class Table:
 
     @classmethod
     def of(cls, key: str, records) -> Table:
-        """A table of the sequence ``records``, each found by its attribute ``key``; one given as a table is taken as it is."""
+        """A table of the sequence ``records``, each found by its attribute ``key``; one given as a table is taken as it is.
+
+        A world copied with one table changed hands every other table back
+        through its fields' converter, which must not rebuild them; a table is
+        no sequence, so rebuilding one would fail rather than copy it whole.
+        """
         if isinstance(records, Table):
             return records
         assert len(records) <= _WIDTH ** 3, f"a table holds at most {_WIDTH ** 3:,} records"
