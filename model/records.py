@@ -12,7 +12,7 @@ from functools import cache
 from attrs import fields, frozen
 
 from .enforcement import MISSING
-from .tables import Lookup, Table, lookup_of, table_field
+from .tables import Lookup, Table, table_field
 
 
 @frozen
@@ -76,8 +76,8 @@ class Skill:
 
 @cache
 def _layout(cls: type) -> tuple:
-    """How to copy a record of ``cls``: its init fields, in order, and each one's position."""
-    names = tuple(f.name for f in fields(cls) if f.init)
+    """How to copy a record of ``cls``: its fields, in order, and each one's position (a model record derives no field, so each is passed)."""
+    names = tuple(f.name for f in fields(cls))
     return names, {name: position for position, name in enumerate(names)}
 
 
@@ -102,8 +102,7 @@ class World:
 
     Each table holds its lookup by key, built once with the world a reader
     builds, because every send reads them, and shared by every world an
-    update or delete changes from it (``gateproof.model.tables``); being
-    derived, the lookups take no part in equality.
+    update or delete changes from it (``gateproof.model.tables``).
     """
 
     #: C144.19: how the installation's database compares and orders strings (``CASE_SENSITIVE`` or ``CASE_INSENSITIVE``).
@@ -114,11 +113,26 @@ class World:
     snippets: Table = table_field("uid")
     skills: Table = table_field("uid")
     enforcement: object = MISSING  # the raw switch value, or MISSING when never stored
-    provider_index: Lookup = lookup_of("providers")
-    model_index: Lookup = lookup_of("models")
-    configuration_index: Lookup = lookup_of("configurations")
-    snippet_index: Lookup = lookup_of("snippets")
-    skill_index: Lookup = lookup_of("skills")
+
+    @property
+    def provider_index(self) -> Lookup:
+        return self.providers.lookup
+
+    @property
+    def model_index(self) -> Lookup:
+        return self.models.lookup
+
+    @property
+    def configuration_index(self) -> Lookup:
+        return self.configurations.lookup
+
+    @property
+    def snippet_index(self) -> Lookup:
+        return self.snippets.lookup
+
+    @property
+    def skill_index(self) -> Lookup:
+        return self.skills.lookup
 
     def with_changes(self, **changes) -> World:
         return replaced(self, **changes)

@@ -6,6 +6,7 @@ from attrs import evolve
 from gateproof.model.lifecycle import Run
 from gateproof.model.lookups import CASE_SENSITIVE
 from gateproof.model.records import Configuration, Provider, Skill, Snippet, World, replaced
+from gateproof.model.tables import Table
 
 WORLD = World(CASE_SENSITIVE, providers=(Provider("p", "local"),), configurations=(Configuration("c", "m"),), snippets=(Snippet(1, "one"), Snippet(2)),
               skills=(Skill(3, "s"),), enforcement="observe")
@@ -24,12 +25,18 @@ WORLD = World(CASE_SENSITIVE, providers=(Provider("p", "local"),), configuration
 def test_a_record_replaced_equals_the_record_evolved(record, changes):
     copy = replaced(record, **changes)
     assert copy == evolve(record, **changes) and type(copy) is type(record)
-    assert all(getattr(copy, name) == value for name, value in changes.items())
+    assert all(_stored(getattr(copy, name)) == value for name, value in changes.items())
+
+
+def _stored(value):
+    """A world's table as the tuple of its records; any other field as it is."""
+    return tuple(value) if isinstance(value, Table) else value
 
 
 def test_a_world_replaced_builds_its_lookups_from_its_new_tables():
     world = replaced(WORLD, snippets=(Snippet(5, "five"),))
-    assert list(world.snippet_index) == [5] and world.skill_index == {3: WORLD.skills[0]}
+    assert dict(world.snippet_index.items()) == {5: Snippet(5, "five")} and dict(world.skill_index.items()) == {3: WORLD.skills.lookup[3]}
+    assert world.skills is WORLD.skills and 1 not in world.snippet_index and world.snippet_index[5].identifier == "five"
 
 
 def test_a_change_to_a_field_the_record_does_not_have_is_refused():

@@ -80,35 +80,59 @@ def test_a_world_change_keeps_the_same_few_bytes_in_a_world_ten_times_larger(per
     assert large < 2 * small, (small, large)  # a table copied at each change keeps ten times more
 
 
-def test_a_table_changed_by_one_record_shares_every_other_record_and_its_lookup():
-    table = Table.of("uid", [_Record(uid, "stored") for uid in range(10_000)])
+def test_a_table_changed_by_one_record_shares_every_other_record_and_its_positions():
+    table = Table.of("uid", tuple(_Record(uid, "stored") for uid in range(10_000)))
     changed = table.replaced(_Record(4321, "changed"))
-    assert changed.positions is table.positions
+    assert changed.lookup.positions is table.lookup.positions
     assert changed.lookup[4321].text == "changed" and table.lookup[4321].text == "stored"
-    assert [record.text for record in changed].count("changed") == 1 and len(changed) == 10_000
+    assert [record.text for record in changed].count("changed") == 1 and len(changed) == 10_000 == len(changed.lookup)
     assert all(a is b for a, b in zip(table, changed) if a.uid != 4321)
-    assert changed == tuple(_Record(uid, "changed" if uid == 4321 else "stored") for uid in range(10_000))
+    assert tuple(changed) == tuple(_Record(uid, "changed" if uid == 4321 else "stored") for uid in range(10_000))
+    assert all(changed.lookup[uid] is record for uid, record in zip(range(10_000), changed))
 
 
 def test_a_table_without_a_record_keeps_the_others_in_their_order():
-    table = Table.of("uid", [_Record(uid, "stored") for uid in range(100)])
-    smaller = table.without(7).without(7).without(99).without(1000)
-    assert [r.uid for r in smaller] == [uid for uid in range(100) if uid not in (7, 99)]
-    assert len(smaller) == 98 and len(smaller.lookup) == 98 and 7 not in smaller.lookup and smaller.lookup.get(7) is None
-    assert list(smaller.lookup) == [r.uid for r in smaller] and smaller[7] == _Record(8, "stored")
+    table = Table.of("uid", tuple(_Record(uid, "stored") for uid in range(2000)))
+    smaller = table.without(7).without(7).without(1999).without(1500)
+    kept = [uid for uid in range(2000) if uid not in (7, 1999, 1500)]
+    assert [r.uid for r in smaller] == kept and [uid for uid, _ in smaller.lookup.items()] == kept
+    assert len(smaller) == 1997 == len(smaller.lookup) and 7 not in smaller.lookup and smaller.lookup.get(7) is None
+    assert [r.uid for r in table] == list(range(2000)) and 7 in table.lookup
     with pytest.raises(KeyError):
-        smaller.lookup[99]
+        smaller.lookup[1999]
+    with pytest.raises(KeyError):
+        table.without(2000)  # a key the table was never built with
+
+
+def test_a_table_is_found_by_position_at_every_level_of_its_tree():
+    """One leaf, then many leaves, then many middle nodes: every record found under its key, and walked in storage order."""
+    for size in (0, 1, 31, 32, 33, 64, 65, 1023, 1024, 1025, 10_000):
+        records = tuple(_Record(uid, f"r{uid}") for uid in range(size))
+        table = Table.of("uid", records)
+        assert tuple(table) == records and len(table) == size == len(table.lookup)
+        assert all(table.lookup[record.uid] is record for record in records) and size not in table.lookup
+
+
+def test_a_table_is_built_from_a_list_as_from_a_tuple_and_changed_alike():
+    records = [_Record(uid, "stored") for uid in range(100)]
+    table = Table.of("uid", records).replaced(_Record(50, "changed"))
+    assert [r.text for r in table] == ["changed" if uid == 50 else "stored" for uid in range(100)]
+
+
+def test_a_table_given_as_one_is_taken_as_it_is():
+    table = Table.of("uid", (_Record(1, "one"),))
+    assert Table.of("uid", table) is table
 
 
 def test_a_table_holding_a_key_twice_finds_the_last_record_as_a_dict_would():
-    records = [_Record(1, "first"), _Record(2, "other"), _Record(1, "last")]
+    records = (_Record(1, "first"), _Record(2, "other"), _Record(1, "last"))
     table = Table.of("uid", records)
     assert len(table) == 3 and len(table.lookup) == 2
-    assert dict(table.lookup) == {r.uid: r for r in records}
+    assert table.lookup[1] is records[2] and table.replaced(_Record(1, "changed")).lookup[1].text == "changed"
 
 
 def test_a_story_of_changes_ends_in_the_world_a_plain_replay_of_its_changes_gives():
-    """What the tables share takes nothing from what they hold: the last world equals tables rebuilt whole at each change."""
+    """What the tables share takes nothing from what they hold: the last world holds the records of tables rebuilt whole at each change."""
     document = gateway_changes(50, 400)
     scenario = read_scenario(document)
     *_, (_, _, last) = trace_gateway_scenario(scenario)
@@ -127,7 +151,7 @@ def test_a_story_of_changes_ends_in_the_world_a_plain_replay_of_its_changes_give
                 tables["sessions"][change["session"]] = evolve(tables["sessions"][change["session"]], valid=False)
             else:
                 tables["destinations"].pop(change["destination_id"], None)
-    rebuilt = evolve(world, **{name: tuple(records.values()) for name, records in tables.items()})
-    assert last.world == rebuilt and hash(last.world) == hash(rebuilt)
-    assert {name: dict(getattr(last.world, name).lookup) for name in tables} == tables
+    assert {name: tuple(getattr(last.world, name)) for name in tables} == {name: tuple(records.values()) for name, records in tables.items()}
+    assert {name: dict(getattr(last.world, name).lookup.items()) for name in tables} == tables
+    assert all(getattr(last.world, name).lookup.get(key) == record for name, records in tables.items() for key, record in records.items())
     assert run_scenario(scenario) == run_gateway_scenario(read_scenario(document))

@@ -14,6 +14,7 @@ from pathlib import Path
 from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.scenario.document import RepeatedKeys
 
+from . import large_tables
 from .boundary import gateway as boundary_gateway
 from .checkout import refuse_outside_checkout
 from ..harness.documents import dumps_pretty
@@ -102,6 +103,8 @@ FAMILIES: dict[str, tuple[str, list[dict]]] = {
         case("gw.next.approval-expired", "The approval expired before the call.", ["G002.6"], [call("export_case", ATTACK)], "lab-001+next", approvals=[APPROVAL], clock=100),
     ]),
     "boundary": ("Every gateway rule on both sides of its boundary: the case where it decides and the nearest case where it does not.", boundary_gateway.cases()),
+    "large_tables": ("Tables holding more records than one node of the model's tree: records found, changed and removed far into them.",
+                     large_tables.gateway_cases()),
 }
 
 

@@ -6,7 +6,8 @@ has a stable ``id``, a ``description``, the ``rules`` it pins, the
 ``scenario`` and the ``expected`` outcome. The ceiling and lifecycle families
 are hand-picked from the shipped ``examples/`` and the rules' example tests,
 followed by every rule's boundary pair (``boundary``: the case where the rule
-decides and the nearest case where it does not); the gateway family is the
+decides and the nearest case where it does not) and the worlds of tables larger
+than one node of the model's tree (``large_tables``); the gateway family is the
 attack corpus of ``attacks``, one file per attack group. ``refusals.json`` is
 no family verify sends: it holds invalid documents and how the model refuses
 each (``refusals``). ``python -m gateproof.conformance.corpus.build`` (or
@@ -27,6 +28,7 @@ from .boundary import lifecycle as boundary_lifecycle
 from .boundary import sources as boundary_sources
 from .boundary import zone as boundary_zone
 from . import attacks as gateway_corpus
+from . import large_tables
 from .cases import case, send, snippet, world
 from .checkout import refuse_outside_checkout
 from .refusals import REFUSALS_FILE, write_refusals
@@ -90,6 +92,7 @@ def ceiling_cases() -> list[dict]:
         *boundary_zone.cases(),
         *boundary_sources.cases(),
         *boundary_decision.cases(),
+        *large_tables.ceiling_cases(),
     ]
 
 

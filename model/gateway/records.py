@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from attrs import evolve, frozen
 
-from ..tables import Lookup, Table, lookup_of, table_field
+from ..tables import Lookup, Table, table_field
 
 
 @frozen
@@ -74,8 +74,7 @@ class GatewayWorld:
     Each table holds its lookup by id, built once with the world a reader
     builds and shared by every world changed from it; a change copies one
     path of the table it changes (``gateproof.model.tables``), so its cost
-    does not grow with the records stored. Being derived, the lookups take
-    no part in equality.
+    does not grow with the records stored.
     """
 
     clock: int
@@ -85,10 +84,22 @@ class GatewayWorld:
     runbooks: Table = table_field("id")
     approvals: tuple[Approval, ...] = ()
     rate_limit: RateLimit | None = None
-    session_index: Lookup = lookup_of("sessions")
-    case_index: Lookup = lookup_of("cases")
-    destination_index: Lookup = lookup_of("destinations")
-    runbook_index: Lookup = lookup_of("runbooks")
+
+    @property
+    def session_index(self) -> Lookup:
+        return self.sessions.lookup
+
+    @property
+    def case_index(self) -> Lookup:
+        return self.cases.lookup
+
+    @property
+    def destination_index(self) -> Lookup:
+        return self.destinations.lookup
+
+    @property
+    def runbook_index(self) -> Lookup:
+        return self.runbooks.lookup
 
     def with_case(self, case: Case) -> GatewayWorld:
         """The world with ``case`` in place of the stored case of its id, in the same position."""
