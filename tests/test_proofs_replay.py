@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,32 @@ def test_variants_run_side_by_side_in_threads_as_they_run_alone():
     with ThreadPoolExecutor(max_workers=8) as pool:
         together = list(pool.map(lambda job: run_under(*job), jobs))
     assert together == alone
+
+
+@pytest.mark.parametrize("rules", ["adr-179", "wrong:resume-enabled-only"])  # a version, and a variant that swaps nothing
+def test_the_model_waits_while_another_thread_holds_a_variants_swap(rules):
+    """Decided while a variant that swaps model functions holds them in another thread, a document gets the answer it gets alone."""
+    document = _example("adr-175-tie-names-one-source.json")
+    alone = run_under(rules, document)
+    swapped = WRONG_VARIANTS["wrong:first-wins-ties"]
+    assert swapped.patches and not WRONG_VARIANTS["wrong:resume-enabled-only"].patches
+    assert run_under("wrong:first-wins-ties", document) != alone  # so deciding with the swap in force would show
+    holding, release = threading.Event(), threading.Event()
+
+    def hold():
+        with swapped.in_force():
+            holding.set()
+            release.wait(60)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert holding.wait(60)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            decided = pool.submit(run_under, rules, document)
+            wait([decided], timeout=1)  # time for it to decide with the swap in force, were it let
+            release.set()
+            assert decided.result(timeout=60) == alone
+    finally:
+        release.set()
+        holder.join(60)

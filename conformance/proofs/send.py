@@ -150,12 +150,10 @@ class Semantics:
         """Swap the patched model functions in, and back on exit.
 
         The swap is global to the process, so it holds a lock for its whole
-        extent: two threads replaying under different variants wait for each
-        other instead of seeing each other's rules.
+        extent, a variant that patches nothing too: two threads replaying
+        under different variants wait for each other instead of one seeing
+        the other's rules.
         """
-        if not self.patches:
-            yield self
-            return
         with _PATCHING:
             bindings = [
                 (module, attribute, original, replacement)
@@ -174,6 +172,13 @@ class Semantics:
 
 
 _PATCHING = threading.RLock()
+
+
+@contextmanager
+def model_as_it_is():
+    """The model unpatched while it is held: a variant's swap, process-wide, waits until it is let go."""
+    with _PATCHING:
+        yield
 
 
 def _model_modules():
