@@ -21,6 +21,7 @@ Exit status 3 when the mutant cannot even be imported, 2 for bad usage.
 
 from __future__ import annotations
 
+import itertools
 import json
 import pickle
 import sys
@@ -106,13 +107,13 @@ def main(arguments: list[str]) -> None:
         traceback.print_exc()
         sys.exit(STILLBORN_EXIT)
     out = sys.stdout.buffer
-    for driver, case_id, answer in (first, *produced):
+    for driver, case_id, answer in itertools.chain([first], produced):  # each written as it is computed
         try:
             line = dumps({"driver": driver, "id": case_id, "answer": answer})
         except (TypeError, ValueError) as error:
             line = dumps({"driver": driver, "id": case_id, "answer": {"raised": f"the answer is not JSON: {error}"}})
         out.write(line + b"\n")
-    out.flush()
+        out.flush()  # each answer is read as it comes: one the model does not give ends the run there
 
 
 if __name__ == "__main__":
