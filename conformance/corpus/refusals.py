@@ -193,6 +193,8 @@ def _reader_cases(doc) -> list:
         ("refusal.S001.1.update-no-key", ["S001.1"], "An update naming no key.", doc(ceiling([{"op": "update", "kind": "skill", "set": {"name": "n"}}]))),
         ("refusal.S001.1.delete-both-keys", ["S001.1"], "A delete naming a snippet by uid and identifier.",
          doc(ceiling([{"op": "delete", "kind": "snippet", "uid": 1, "identifier": "s1"}]))),
+        ("refusal.S001.1.update-provider-both-keys", ["S001.1"], "An update naming a provider by identifier and uid: a provider has no uid.",
+         doc(ceiling([{"op": "update", "kind": "provider", "identifier": "p", "uid": 1, "set": {"zone": "local"}}]))),
         ("refusal.S001.1.delete-unknown", ["S001.1"], "A delete of a configuration the world lacks.",
          doc(ceiling([{"op": "delete", "kind": "configuration", "identifier": "nope"}]))),
         ("refusal.S001.1.update-after-delete", ["S001.1"], "An update of a record an earlier step deleted.",
