@@ -29,6 +29,7 @@ from .execute import CAUGHT, ERROR, STILLBORN, SURVIVED, Finding
 
 #: The same hash seed for the pristine model's answers and every mutant's: nothing shown may depend on it, and nothing is left to chance.
 ENVIRONMENT = {"PYTHONHASHSEED": "0"}
+READER_GRACE = 10.0  # seconds the reader of a finished run's output is given to reach its end
 
 
 class DriverFailure(Exception):
@@ -53,7 +54,8 @@ def _run(mutant_id: str | None, timeout: float, expected: list | None = None) ->
         process = subprocess.Popen(answers_command(mutant_id), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err,
                                    env={**os.environ, **ENVIRONMENT})
         lines: queue.SimpleQueue = queue.SimpleQueue()
-        threading.Thread(target=_read_lines, args=(process.stdout, lines), daemon=True).start()
+        reader = threading.Thread(target=_read_lines, args=(process.stdout, lines), daemon=True)
+        reader.start()
         status, line = None, b""
         try:
             while (entry := _read_answer(line := _next_line(lines, deadline))) is not None:  # a broken line ends what can be compared
@@ -66,6 +68,7 @@ def _run(mutant_id: str | None, timeout: float, expected: list | None = None) ->
             if process.poll() is None:
                 process.kill()
             process.wait()
+            reader.join(READER_GRACE)  # the pipe's writer is gone: the reader is at its end
             process.stdout.close()
         err.seek(0)
         return status, found, not line, err.read()
