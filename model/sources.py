@@ -81,7 +81,7 @@ def selected_snippets(world: World, configuration: Configuration) -> tuple[Snipp
     return tuple(selected)
 
 
-def attached_skills(world: World, configuration: Configuration, once: bool = False) -> tuple[Skill, ...]:
+def attached_skills(world: World, configuration: Configuration, once: bool) -> tuple[Skill, ...]:
     """C144.7: every undeleted skill the configuration's relation holds, in storage order, with no enabled or hidden filter.
 
     ``once`` (the ``nr-llm`` profile): a skill related twice is listed at its
@@ -92,7 +92,7 @@ def attached_skills(world: World, configuration: Configuration, once: bool = Fal
     return tuple(index[uid] for uid in uids if uid in index and not index[uid].deleted)
 
 
-def configuration_sources(world: World, configuration: Configuration, skills_once: bool = False) -> tuple[Source, ...]:
+def configuration_sources(world: World, configuration: Configuration, skills_once: bool) -> tuple[Source, ...]:
     """C144.3: system prompt, tag-selected snippets, attached skills: what the configuration alone carries."""
     prompt = system_prompt_source(configuration)
     listed = [] if prompt is None else [prompt]
@@ -102,11 +102,7 @@ def configuration_sources(world: World, configuration: Configuration, skills_onc
 
 
 def list_sources(
-    world: World,
-    configuration: Configuration,
-    forced_snippets: Sequence[Snippet] = (),
-    forced_skills: Sequence[Skill] = (),
-    skills_once: bool = False,
+    world: World, configuration: Configuration, forced_snippets: Sequence[Snippet], forced_skills: Sequence[Skill], skills_once: bool,
 ) -> tuple[Source, ...]:
     """C144.3, C164.1, C164.3: the configuration's sources, then the forced snippets, then the forced skills.
 

@@ -74,7 +74,7 @@ def _as_decoded_php_int(value: object) -> int | None:
     return _as_php_int(value)
 
 
-def read_request_uids(raw: object, numbers_wrap: bool = False) -> tuple[int, ...]:
+def read_request_uids(raw: object, numbers_wrap: bool) -> tuple[int, ...]:
     """C164.6: a playground request (an array, as the schema makes it) keeps each numeric entry whose integer value is above 0.
 
     ``numbers_wrap`` (the ``nr-llm`` profile): a number beyond 64 bits wraps modulo 2**64 instead of saturating.
@@ -89,7 +89,7 @@ def read_queued_uids(raw: object) -> tuple[int, ...]:
     return tuple(e for e in raw if isinstance(e, int) and not isinstance(e, bool) and e > 0)
 
 
-def read_suspended_uids(raw: object, object_values: bool = False) -> tuple[int, ...]:
+def read_suspended_uids(raw: object, object_values: bool) -> tuple[int, ...]:
     """C165.2: a suspended state keeps positive integers and all-digit strings above 0; a missing key gives none.
 
     ``object_values`` (the ``nr-llm`` profile): a JSON object is read by its values in order, as a PHP array.

@@ -300,8 +300,8 @@ def test_no_source_text_reaches_a_name_message_exception_or_audit_record():
 def test_only_ascii_digits_make_a_numeric_uid_and_numbers_saturate_at_64_bits():
     from gateproof.model.uids import read_request_uids
 
-    assert read_request_uids(["٣", "１２", "3"]) == (3,)
-    assert read_request_uids(["\v4\f", "5e0", "+6", "1e30", 2**70, -(2**70), "-99999999999999999999"]) == (4, 5, 6, 2**63 - 1, 2**63 - 1)
+    assert read_request_uids(["٣", "１２", "3"], False) == (3,)
+    assert read_request_uids(["\v4\f", "5e0", "+6", "1e30", 2**70, -(2**70), "-99999999999999999999"], False) == (4, 5, 6, 2**63 - 1, 2**63 - 1)
 
 
 @pytest.mark.rule("C144.4")

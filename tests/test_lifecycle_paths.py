@@ -12,7 +12,7 @@ DIAGNOSTICS = world(snippets=[snippet(12, "systemDiagnostics")])
 
 @pytest.mark.rule("C164.6")
 def test_the_playground_keeps_numeric_entries_above_zero():
-    assert read_request_uids([12, "12", " 3 ", "1.9e0", 0, -4, "x", None, True, 2.7]) == (12, 12, 3, 1, 2)
+    assert read_request_uids([12, "12", " 3 ", "1.9e0", 0, -4, "x", None, True, 2.7], False) == (12, 12, 3, 1, 2)
     with pytest.raises(ScenarioError, match=r"^\$\.steps\[0\]\.forced_snippets: expected array, got string$"):
         results("adr-179", DIAGNOSTICS, [{"op": "send", "configuration": "c", "forced_snippets": "12"}])  # never a list to read
 
@@ -32,8 +32,8 @@ def test_a_queued_payload_keeps_positive_integers_only():
 
 @pytest.mark.rule("C165.2")
 def test_a_suspended_state_keeps_integers_and_digit_strings():
-    assert read_suspended_uids([3, "12", "0", "-3", "nine", "+5", "1.0", None, 2.0, [4], 3]) == (3, 12, 3)
-    assert read_suspended_uids(None) == ()
+    assert read_suspended_uids([3, "12", "0", "-3", "nine", "+5", "1.0", None, 2.0, [4], 3], False) == (3, 12, 3)
+    assert read_suspended_uids(None, False) == ()
     state = {"forced_snippet_uids": ["12", "+12"], "forced_skill_uids": []}
     *_, resumed = results("adr-179", DIAGNOSTICS, [queue(), dequeue(), suspend(state=state), resume()])
     assert resumed["forced_snippets"] == [12] and resumed["source"] == 'snippet "s12"'

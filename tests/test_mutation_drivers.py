@@ -14,6 +14,10 @@ REFUSAL_WORDING = "model/scenario/schema.py:_describe:string->XXstringXX#3"
 EXPLAIN_LABEL = "model/enforcement.py:mode_label:string->XXstringXX#1"
 #: The default of a send's task input, which no rule, outcome, refusal or explanation reads (C144.17).
 UNREAD = "model/scenario/read.py:Send:empty->XX#1"
+#: Lets every value orjson cannot write pass as JSON: told apart on a set, it then walks a value holding itself without end.
+WRONG_THEN_ENDLESS = "model/scenario/document.py:_reads_back:False->True#2"
+#: Walks without counting depth: told apart only where a deep value ends, before the one that never does.
+NO_DEPTH = "model/scenario/document.py:_refuse_what_json_cannot_carry:number->0#2"
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +36,12 @@ def test_the_explain_driver_catches_a_label_only_explain_shows_and_the_refusals_
     found = drive(Finding(EXPLAIN_LABEL, SURVIVED, 0.0), pristine, TIMEOUT)
     assert found.status == CAUGHT and found.phase == "explain", found  # the refusals, compared first, all agreed
     assert "XXenforceXX" in found.detail or "XXobserveXX" in found.detail
+
+
+@pytest.mark.parametrize(("mutant", "case"), [(WRONG_THEN_ENDLESS, "python.set (read_scenario)"), (NO_DEPTH, "python.deep-5000 (read_scenario)")])
+def test_a_mutant_is_caught_on_its_first_wrong_answer_though_a_later_one_never_comes(pristine, mutant, case):
+    found = drive(Finding(mutant, SURVIVED, 0.0), pristine, TIMEOUT)
+    assert (found.status, found.phase, found.counterexample) == (CAUGHT, "refusals", case), found
 
 
 def test_a_change_nothing_shows_survives_both_drivers(pristine):

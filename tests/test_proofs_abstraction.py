@@ -47,7 +47,7 @@ def test_C164_3_a_forced_source_named_like_an_earlier_one_is_simply_not_listed(d
     world, send = scenario.world, scenario.steps[0]
     configuration = world.configuration_index[send.configuration]
     forced = resolve_forced_set(world, send.forced_snippets, send.forced_skills, LATEST)
-    positions = list(configuration_sources(world, configuration))
+    positions = list(configuration_sources(world, configuration, LATEST.attached_skills_once))
     configuration_count = len(positions)
     positions += [Source(snippet_name(s), declared_class_of(s), "forced snippet") for s in forced.snippets]
     positions += [Source(skill_name(s), declared_class_of(s), "forced skill") for s in forced.skills]

@@ -8,8 +8,8 @@ from gateproof.conformance.generation.ceiling import ceiling_scenario
 from gateproof.conformance.generation.draw import Draw
 from gateproof.conformance.generation.gateway import gateway_scenario
 from gateproof.conformance.harness.corpus import load_corpus
-from gateproof.conformance.harness.documents import COMMAND_DEPTH, dumps, parse_json
-from gateproof.conformance.harness.protocol import run_line
+from gateproof.conformance.harness.documents import dumps
+from gateproof.conformance.mutation.answers import as_the_server_parses
 from gateproof.model.scenario import ScenarioError, read_scenario
 from gateproof.model.scenario.read import read_parsed_scenario
 
@@ -19,11 +19,6 @@ def reading(reader, document):
         return reader(document)
     except ScenarioError as error:
         return ("refused", error.path, error.problem)
-
-
-def as_the_server_parses(text: bytes):
-    """A document parsed as the protocol server parses the run command that holds it: repeated keys kept, no size limit."""
-    return parse_json(run_line(1, text), repeats=None, limit=None, depth=COMMAND_DEPTH)["scenario"]
 
 
 @pytest.mark.rule("S001.12")

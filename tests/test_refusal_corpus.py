@@ -21,6 +21,7 @@ import pytest
 from gateproof.conformance.corpus.build import CORPUS_ROOT
 from gateproof.conformance.corpus.refusals import REFUSALS_FILE, answer, expected, raw_text, read_refusals, refusal_family
 from gateproof.conformance.harness.corpus import corpus_files
+from gateproof.model.scenario.schema import schema
 
 ROOT = Path(__file__).resolve().parent.parent
 ADR = ROOT / "adr"
@@ -136,3 +137,52 @@ def test_verify_never_loads_the_refusal_corpus():
 def test_the_text_level_checks_are_read_through_the_text_entry_point(rule):
     cases = [c for c in CASES if rule in c["rules"]]
     assert any("text" in c for c in cases) and any("refused" in c["expected"] for c in cases)
+
+
+#: Every keyword the scenario schema refuses a value by, with a case breaking it alone and what that case must be refused with, read from the schema.
+SCHEMA_KEYWORD_CASES = {
+    "type": ("refusal.S001.1.type-of-two", "$.world.providers[0].zone", "expected null or string, got integer"),
+    "enum": ("refusal.S001.1.kind-unknown", "$.kind", 'expected one of "ceiling", "gateway", got "ceilings"'),
+    "const": ("refusal.S001.1.version", "$.gateproof", "expected one of 1, got 2"),
+    "required": ("refusal.S001.1.required", "$.steps[0].configuration", "required field is missing"),
+    "additionalProperties": ("refusal.S001.1.unknown-fields", "$.alpha", "unknown field"),
+    "maxLength": ("refusal.S001.1.too-long", "$.world.providers[0].identifier", "longer than 255 characters"),
+    "minLength": ("refusal.S001.1.too-short", "$.world.providers[0].identifier", "shorter than 1 characters"),
+    "maxItems": ("refusal.S001.1.too-many", "$.steps[0].before_write", "more than 100 items"),
+    "minItems": ("refusal.S001.1.too-few", "$.steps", "fewer than 1 items"),
+    "minProperties": ("refusal.S001.1.update-sets-nothing", "$.steps[0].set", "fewer than 1 fields"),
+    "minimum": ("refusal.S001.1.below-minimum", "$.world.snippets[0].uid", "below the minimum 1"),
+    "maximum": ("refusal.S001.1.above-maximum", "$.world.snippets[0].uid", "above the maximum 2147483647"),
+    "pattern": ("refusal.S001.1.pattern", "$.id", "does not match ^[A-Za-z0-9][A-Za-z0-9._:/-]{0,199}$"),
+    "uniqueItems": ("refusal.S001.1.unique-items", "$.world.cases[0].assignees", "holds one item twice"),
+}
+#: Keywords that only shape the schema: no value is refused by one of them itself.
+STRUCTURE = {"$schema", "$id", "$ref", "$defs", "title", "description", "properties", "items", "allOf", "if", "then", "else"}
+
+
+def schema_keywords(node: object) -> set[str]:
+    if isinstance(node, list):
+        return set().union(*(schema_keywords(item) for item in node))
+    if not isinstance(node, dict):
+        return set()
+    found = set(node)
+    for key, value in node.items():
+        children = value.values() if key in ("properties", "$defs") else [value] if key not in ("enum", "const", "required") else []
+        found |= set().union(*(schema_keywords(child) for child in children))
+    return found
+
+
+def test_every_keyword_the_scenario_schema_refuses_by_has_its_words_pinned_by_a_case():
+    assert schema_keywords(schema("scenario")) - STRUCTURE == set(SCHEMA_KEYWORD_CASES)
+    by_id = {case["id"]: case["expected"] for case in CASES}
+    for keyword, (case_id, field, problem) in SCHEMA_KEYWORD_CASES.items():
+        assert by_id[case_id] == {"refused": {"field": field, "problem": problem}}, keyword
+
+
+@pytest.mark.parametrize(("case_id", "field"), [
+    ("refusal.S001.1.top-before-deeper", "$.zeta"),  # nearest the top, before the step's missing configuration
+    ("refusal.S001.1.too-many-before-a-top-field", "$.steps[0].before_write"),  # a size first, before the unknown top field
+    ("refusal.S001.1.too-long-before-a-top-field", "$.world.providers[0].identifier"),
+])
+def test_of_two_violations_the_one_s001_1_puts_first_is_named(case_id, field):
+    assert next(case for case in CASES if case["id"] == case_id)["expected"]["refused"]["field"] == field

@@ -76,6 +76,10 @@ def ceiling_cases() -> list[dict]:
         case("ceiling.dry-run-not-gated", "A dry run is not gated.", ["C164.5"], world(snippets=[SECRET_SNIPPET]), [send(forced_snippets=[1], dry_run=True)]),
         case("ceiling.audit.integer-user-only", "Only an integer user uid is recorded.", ["C144.15"],
              world(snippets=[SECRET_SNIPPET]), [send(forced_snippets=[1], be_user=7), send(forced_snippets=[1], be_user="7")]),
+        case("ceiling.uids.integral-floats", "An integer written with a zero fraction is that integer: the snippet stored as uid 7.0 "
+             "is the one a send forces as 7, and the skill attached as 5.0 is the one stored as 5.0.", ["S001.1"],
+             world(configuration={"skills": [5.0]}, snippets=[{"uid": 7.0, "identifier": "s7", "data_class": "secretAdjacent", "sorting": 3.0}],
+                   skills=[{"uid": 5.0, "name": "k5", "data_class": "sourceCode"}]), [send(forced_snippets=[7])]),
         case("ceiling.near-miss-class-undeclared", "A stored class is read by exact match: a near miss is undeclared.", ["C094.2", "C144.2"],
              world(snippets=[{"uid": 1, "identifier": "s1", "data_class": "SECRETADJACENT"}]), [send(forced_snippets=[1])]),
         case("ceiling.readout.strictest-named", "The readout names the strictest declaration and never an undeclared source.", ["C144.9", "C144.16"],

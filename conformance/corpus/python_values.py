@@ -70,8 +70,9 @@ def python_value_documents() -> list[tuple[str, object]]:
         ("bytes", planted(GATEWAY, arguments, b"CASE-9")),
         ("decimal", planted(CEILING, ["steps", 0, "be_user"], decimal.Decimal("7"))),
         ("complex", planted(CEILING, ["steps", 0, "be_user"], 1j)),
-        ("holding-itself", planted(GATEWAY, arguments, holding_itself())),
+        # Before the value holding itself: a walk without its depth limit is told apart here, where it ends, not there, where it never does.
         ("deep-5000", planted(CEILING, ["world", "providers", 0, "zone"], nested(5000))),
+        ("holding-itself", planted(GATEWAY, arguments, holding_itself())),
         ("repeated-key", planted(GATEWAY, ["world"], RepeatedKeys([("sessions", []), *GATEWAY["world"].items()]))),
         ("integer-over-schema", planted(GATEWAY, ["world", "clock"], 10**30)),
         ("tuple-document", (GATEWAY["steps"][0],)),

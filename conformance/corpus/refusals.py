@@ -139,6 +139,24 @@ def _schema_cases(doc) -> list:
         ("refusal.S001.1.too-many", ["S001.1"], "More changes before a write than the schema allows.",
          doc(gateway([call(before_write=[{"op": "advance_clock", "seconds": 1}] * 101)]))),
         ("refusal.S001.1.above-maximum", ["S001.1"], "A uid above the largest stored integer.", doc(with_world(snippets=[snippet(2**31, "sourceCode")]))),
+        ("refusal.S001.1.below-minimum", ["S001.1"], "A uid 0, below the first a record can have.", doc(with_world(snippets=[snippet(0, "sourceCode")]))),
+        ("refusal.S001.1.too-short", ["S001.1"], "An empty identifier, shorter than its one character.",
+         doc(with_world(providers=[{"identifier": "", "zone": "local"}]))),
+        ("refusal.S001.1.too-few", ["S001.1"], "A scenario without steps, fewer than its one.", doc(ceiling([]))),
+        ("refusal.S001.1.update-sets-nothing", ["S001.1"], "An update whose set holds no field, fewer than its one.",
+         doc(ceiling([{"op": "update", "kind": "snippet", "uid": 1, "set": {}}]))),
+        ("refusal.S001.1.pattern", ["S001.1"], "An id that does not begin with a letter or digit.", doc(ceiling(id="-refusal"))),
+        ("refusal.S001.1.unique-items", ["S001.1"], "A case listing one assignee twice.",
+         doc(gateway(cases=[{**LAB_WORLD["cases"][0], "assignees": ["ana", "ana"]}]))),
+        ("refusal.S001.1.type-of-two", ["S001.1"], "A zone that is a number, where a string or null is expected: both are named.",
+         doc(with_world(providers=[{"identifier": "p", "zone": 5}]))),
+        # Two violations each, where which is reported is the point.
+        ("refusal.S001.1.top-before-deeper", ["S001.1"], "An unknown field at the top and a step missing its field: the top one is named.",
+         doc(ceiling([{"op": "send"}], zeta=1))),
+        ("refusal.S001.1.too-many-before-a-top-field", ["S001.1"], "Too many changes before a write and an unknown field at the top: the size is named.",
+         doc({**gateway([call(before_write=[{"op": "advance_clock", "seconds": 1}] * 101)]), "zeta": 1})),
+        ("refusal.S001.1.too-long-before-a-top-field", ["S001.1"], "An identifier over its length and an unknown field at the top: the size is named.",
+         doc(ceiling(world={**ceiling()["world"], "providers": [{"identifier": LONG + "x", "zone": "local"}]}, zeta=1))),
     ]
     for kind, value in (("object", {}), ("array", []), ("boolean", True), ("integer", 1), ("number", 1.5), ("null", None)):
         cases.append((f"refusal.S001.1.type-{kind}", ["S001.1"], f"An id that is a JSON {kind}.", doc(ceiling(id=value))))
@@ -175,6 +193,8 @@ def _reader_cases(doc) -> list:
         ("refusal.S001.1.update-no-key", ["S001.1"], "An update naming no key.", doc(ceiling([{"op": "update", "kind": "skill", "set": {"name": "n"}}]))),
         ("refusal.S001.1.delete-both-keys", ["S001.1"], "A delete naming a snippet by uid and identifier.",
          doc(ceiling([{"op": "delete", "kind": "snippet", "uid": 1, "identifier": "s1"}]))),
+        ("refusal.S001.1.update-provider-both-keys", ["S001.1"], "An update naming a provider by identifier and uid: a provider has no uid.",
+         doc(ceiling([{"op": "update", "kind": "provider", "identifier": "p", "uid": 1, "set": {"zone": "local"}}]))),
         ("refusal.S001.1.delete-unknown", ["S001.1"], "A delete of a configuration the world lacks.",
          doc(ceiling([{"op": "delete", "kind": "configuration", "identifier": "nope"}]))),
         ("refusal.S001.1.update-after-delete", ["S001.1"], "An update of a record an earlier step deleted.",

@@ -8,7 +8,8 @@ order:
 - ``refusals``: each document of the refusal corpus, read as ``gateproof
   decide`` reads a file (the refusal's field, problem and printed message,
   or the outcome), as the Python entry point ``read_scenario`` reads it,
-  and as a worker of ``decide --jsonl --jobs N`` answers it (pickled back);
+  as a worker of ``decide --jsonl --jobs N`` answers it (pickled back), and
+  as the reference implementation reads it from a run command;
   then each document of :mod:`..corpus.python_values`, which only Python can
   build (S001.12), through ``read_scenario`` and handed unread to ``run_scenario``;
 - ``explain``: each corpus scenario and each refusal document as ``gateproof
@@ -21,6 +22,7 @@ Exit status 3 when the mutant cannot even be imported, 2 for bad usage.
 
 from __future__ import annotations
 
+import itertools
 import json
 import pickle
 import sys
@@ -54,9 +56,18 @@ def from_a_worker(raw: bytes) -> dict:
     return {"outcome": json.loads(result)}
 
 
+def as_the_server_parses(text: bytes):
+    """A document parsed as the protocol server parses the run command that holds it: repeated keys kept, no size limit."""
+    from ..harness.documents import COMMAND_DEPTH, parse_json
+    from ..harness.protocol import run_line
+
+    return parse_json(run_line(1, text), repeats=None, limit=None, depth=COMMAND_DEPTH)["scenario"]
+
+
 def answers():
     """(driver, id, answer) for every document, in a fixed order."""
     from gateproof.model.scenario import read_scenario, run_scenario
+    from gateproof.model.scenario.read import read_parsed_scenario
 
     from ..corpus.build import CORPUS_ROOT
     from ..corpus.python_values import python_value_documents
@@ -77,6 +88,7 @@ def answers():
         yield "refusals", case["id"], _guarded(lambda: answer(raw))
         yield "refusals", f"{case['id']} (read_scenario)", _guarded(lambda: {"outcome": run_scenario(read_scenario(parse_json(raw)))})
         yield "refusals", f"{case['id']} (decide --jobs)", _guarded(lambda: from_a_worker(raw))
+        yield "refusals", f"{case['id']} (protocol server)", _guarded(lambda: {"outcome": run_scenario(read_parsed_scenario(as_the_server_parses(raw)))})
     for name, document in python_value_documents():  # S001.12: what only a document built in Python can hold
         yield "refusals", f"python.{name} (read_scenario)", _guarded(lambda: {"outcome": run_scenario(read_scenario(document))})
         yield "refusals", f"python.{name} (run_scenario unread)", _guarded(lambda: {"outcome": run_scenario(document)})
@@ -106,13 +118,13 @@ def main(arguments: list[str]) -> None:
         traceback.print_exc()
         sys.exit(STILLBORN_EXIT)
     out = sys.stdout.buffer
-    for driver, case_id, answer in (first, *produced):
+    for driver, case_id, answer in itertools.chain([first], produced):  # each written as it is computed
         try:
             line = dumps({"driver": driver, "id": case_id, "answer": answer})
         except (TypeError, ValueError) as error:
             line = dumps({"driver": driver, "id": case_id, "answer": {"raised": f"the answer is not JSON: {error}"}})
         out.write(line + b"\n")
-    out.flush()
+        out.flush()  # each answer is read as it comes: one the model does not give ends the run there
 
 
 if __name__ == "__main__":

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -27,6 +29,7 @@ from .execute import CAUGHT, ERROR, STILLBORN, SURVIVED, Finding
 
 #: The same hash seed for the pristine model's answers and every mutant's: nothing shown may depend on it, and nothing is left to chance.
 ENVIRONMENT = {"PYTHONHASHSEED": "0"}
+READER_GRACE = 10.0  # seconds the reader of a finished run's output is given to reach its end
 
 
 class DriverFailure(Exception):
@@ -37,31 +40,75 @@ def answers_command(mutant_id: str | None) -> list[str]:
     return [sys.executable, "-m", "gateproof.conformance.mutation.answers", *([mutant_id] if mutant_id else [])]
 
 
-def _run(mutant_id: str | None, timeout: float) -> tuple[int | None, bytes, bytes]:
-    """The exit status (None when cut short by the timeout), stdout and stderr of one answers run."""
+def _run(mutant_id: str | None, timeout: float, expected: list | None = None) -> tuple[int | None, list, bool, bytes]:
+    """The exit status (None when cut short), the answers read, whether they were all the output, and the stderr of one answers run.
+
+    Each answer is read as it is written. Given the model's answers
+    (``expected``), the run is ended at the first that differs: what follows
+    cannot change the finding, and a mutant that answers one document wrong
+    may never end on the next (a value holding itself, walked without end).
+    """
+    deadline = time.monotonic() + timeout
+    found: list = []
+    with tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(answers_command(mutant_id), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err,
+                                   env={**os.environ, **ENVIRONMENT})
+        lines: queue.SimpleQueue = queue.SimpleQueue()
+        reader = threading.Thread(target=_read_lines, args=(process.stdout, lines), daemon=True)
+        reader.start()
+        status, line = None, b""
+        try:
+            while (entry := _read_answer(line := _next_line(lines, deadline))) is not None:  # a broken line ends what can be compared
+                found.append(entry)
+                if expected is not None and (len(found) > len(expected) or entry != expected[len(found) - 1]):
+                    break
+            else:
+                status = _exit_status(process, deadline)
+        finally:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+            reader.join(READER_GRACE)  # the pipe's writer is gone: the reader is at its end
+            process.stdout.close()
+        err.seek(0)
+        return status, found, not line, err.read()
+
+
+def _read_lines(stream, lines: queue.SimpleQueue) -> None:
+    for line in stream:
+        lines.put(line)
+    lines.put(b"")  # the end of the output
+
+
+def _next_line(lines: queue.SimpleQueue, deadline: float) -> bytes:
+    """The next line; empty at the end of the output or at the deadline."""
     try:
-        done = subprocess.run(answers_command(mutant_id), stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout,
-                              env={**os.environ, **ENVIRONMENT})
-    except subprocess.TimeoutExpired as expired:
-        return None, expired.stdout or b"", expired.stderr or b""
-    return done.returncode, done.stdout, done.stderr
+        return lines.get(timeout=max(0.0, deadline - time.monotonic()))
+    except queue.Empty:
+        return b""
 
 
-def read_answers(output: bytes) -> list[tuple[str, str, object]]:
-    """(driver, id, answer) of each whole line; a line cut off, or not JSON, ends the list.
+def _exit_status(process: subprocess.Popen, deadline: float) -> int | None:
+    try:
+        return process.wait(timeout=max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def _read_answer(line: bytes) -> tuple[str, str, object] | None:
+    """(driver, id, answer) of one line; None when there is none, or it is cut off, or not JSON.
 
     Read with the standard parser: integers exact, a key written twice kept
     (a ``RepeatedKeys``), and no depth limit, since an answer holds a
     document of the deepest nesting allowed a level or more down.
     """
-    found = []
-    for line in output.splitlines():
-        try:
-            entry = json.loads(line, object_pairs_hook=read_object)
-            found.append((entry["driver"], entry["id"], entry["answer"]))
-        except Exception:  # noqa: BLE001 - a broken line ends what can be compared
-            break
-    return found
+    if not line.endswith(b"\n"):
+        return None
+    try:
+        entry = json.loads(line, object_pairs_hook=read_object)
+        return entry["driver"], entry["id"], entry["answer"]
+    except Exception:  # noqa: BLE001 - a broken line is no answer
+        return None
 
 
 class Pristine:
@@ -73,13 +120,13 @@ class Pristine:
     def answers(self) -> list[tuple[str, str, object]]:
         with self._lock:
             if self._answers is None:
-                status, out, err = _run(None, self.timeout)
+                status, answers, whole, err = _run(None, self.timeout)
+                if status == 0 and not whole:
+                    raise DriverFailure(f"the pristine model's answer {len(answers) + 1} cannot be read back")
                 if status != 0:
                     tail = err.decode("utf-8", "replace").strip().splitlines()[-5:]
-                    raise DriverFailure(f"the pristine model's answers failed (exit status {status}): {' / '.join(tail)}")
-                answers = read_answers(out)
-                if len(answers) != len(out.splitlines()):
-                    raise DriverFailure(f"the pristine model's answer {len(answers) + 1} cannot be read back")
+                    why = f"timed out after {self.timeout:g}s" if status is None else f"exit status {status}"
+                    raise DriverFailure(f"the pristine model's answers failed ({why}, after {len(answers)} answers): {' / '.join(tail)}")
                 self._answers = answers
             return self._answers
 
@@ -121,11 +168,10 @@ def drive(finding: Finding, pristine: Pristine, timeout: float) -> Finding:
         expected = pristine.answers()
     except DriverFailure as error:
         return evolve(finding, status=ERROR, detail=str(error))
-    status, out, err = _run(finding.mutant, timeout)
+    status, found, _, err = _run(finding.mutant, timeout, expected)
     seconds = finding.seconds + time.perf_counter() - started
     if status == STILLBORN_EXIT:
         return evolve(finding, status=STILLBORN, seconds=seconds, detail="the mutant cannot be imported to answer the drivers")
-    found = read_answers(out)
     if [(d, i) for d, i, _ in found] != [(d, i) for d, i, _ in expected[:len(found)]]:
         return evolve(finding, status=ERROR, seconds=seconds, detail="the mutant answered other cases than the model: did a corpus file change during the run?")
     difference = first_difference(expected, found)

@@ -87,9 +87,7 @@ def record_reader(cls, **conversions):
             value = f"convert{position}({value})"
         arguments.append(value)
     exec(f"def read(raw):\n    get = raw.get\n    return cls({', '.join(arguments)})\n", namespace)
-    read = namespace["read"]
-    read.__qualname__ = read.__name__ = f"read_{cls.__name__}"
-    return read
+    return namespace["read"]
 
 
 # The schema admits 7.0 as an integer; the model keys and sorts records by int.

@@ -46,12 +46,12 @@ def _brief(value: object) -> str:
 _WORDS = {
     "MaxLength": "longer than {limit} characters", "MinLength": "shorter than {limit} characters",
     "MaxItems": "more than {limit} items", "MinItems": "fewer than {limit} items",
-    "MaxProperties": "more than {limit} fields", "MinProperties": "fewer than {limit} fields",
+    "MinProperties": "fewer than {limit} fields",
     "Minimum": "below the minimum {limit}", "Maximum": "above the maximum {limit}",
     "Pattern": "does not match {pattern}", "UniqueItems": "holds one item twice",
 }
 #: Limits on size: a violation of one is reported before anything else (S001.1).
-_SIZES = ("MaxItems", "MaxLength", "MaxProperties")
+_SIZES = ("MaxItems", "MaxLength")
 
 
 def _relevance(error) -> tuple[bool, int]:
