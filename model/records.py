@@ -12,7 +12,7 @@ from functools import cache
 from attrs import fields, frozen
 
 from .enforcement import MISSING
-from .tables import Lookup, Table, table_field
+from .tables import Table, lookup_of, table_field
 
 
 @frozen
@@ -114,25 +114,11 @@ class World:
     skills: Table = table_field("uid")
     enforcement: object = MISSING  # the raw switch value, or MISSING when never stored
 
-    @property
-    def provider_index(self) -> Lookup:
-        return self.providers.lookup
-
-    @property
-    def model_index(self) -> Lookup:
-        return self.models.lookup
-
-    @property
-    def configuration_index(self) -> Lookup:
-        return self.configurations.lookup
-
-    @property
-    def snippet_index(self) -> Lookup:
-        return self.snippets.lookup
-
-    @property
-    def skill_index(self) -> Lookup:
-        return self.skills.lookup
+    provider_index = lookup_of("providers")
+    model_index = lookup_of("models")
+    configuration_index = lookup_of("configurations")
+    snippet_index = lookup_of("snippets")
+    skill_index = lookup_of("skills")
 
     def with_changes(self, **changes) -> World:
         return replaced(self, **changes)

@@ -118,3 +118,8 @@ class Table:
 def table_field(key: str):
     """A world's field holding a :class:`Table` found by ``key``; a tuple given for it is made one."""
     return field(default=(), converter=lambda records: Table.of(key, records))
+
+
+def lookup_of(table: str) -> property:
+    """A world's lookup of its field ``table`` by key: the table's own, shared, never copied."""
+    return property(lambda world: getattr(world, table).lookup, doc=f"The records of ``{table}`` by key.")

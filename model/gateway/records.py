@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from attrs import evolve, frozen
 
-from ..tables import Lookup, Table, table_field
+from ..tables import Table, lookup_of, table_field
 
 
 @frozen
@@ -85,21 +85,10 @@ class GatewayWorld:
     approvals: tuple[Approval, ...] = ()
     rate_limit: RateLimit | None = None
 
-    @property
-    def session_index(self) -> Lookup:
-        return self.sessions.lookup
-
-    @property
-    def case_index(self) -> Lookup:
-        return self.cases.lookup
-
-    @property
-    def destination_index(self) -> Lookup:
-        return self.destinations.lookup
-
-    @property
-    def runbook_index(self) -> Lookup:
-        return self.runbooks.lookup
+    session_index = lookup_of("sessions")
+    case_index = lookup_of("cases")
+    destination_index = lookup_of("destinations")
+    runbook_index = lookup_of("runbooks")
 
     def with_case(self, case: Case) -> GatewayWorld:
         """The world with ``case`` in place of the stored case of its id, in the same position."""
