@@ -122,4 +122,4 @@ def table_field(key: str):
 
 def lookup_of(table: str) -> property:
     """A world's lookup of its field ``table`` by key: the table's own, shared, never copied."""
-    return property(lambda world: getattr(world, table).lookup, doc=f"The records of ``{table}`` by key.")
+    return property(lambda world: getattr(world, table).lookup)
