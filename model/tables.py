@@ -72,10 +72,6 @@ class Lookup:
         key = self.key
         return ((getattr(record, key), record) for record in _records(self.root))
 
-    def __len__(self) -> int:
-        """The keys a record is found under: fewer than the table's records exactly when two share a key."""
-        return sum(key in self for key in self.positions)
-
 
 @frozen
 class Table:
@@ -110,9 +106,6 @@ class Table:
 
     def __iter__(self):
         return _records(self.lookup.root)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
 
 
 def table_field(key: str):

@@ -129,9 +129,9 @@ def read_world(fields: dict) -> World:
         enforcement=fields.get("enforcement", MISSING),
         collation=fields.get("collation", CASE_SENSITIVE),
     )
-    # A lookup holds fewer records than its table exactly when two share a key.
+    # A lookup holds fewer keys than the document's table holds records exactly when two share a key.
     for where, key, index in _KEYS:
-        if len(getattr(world, index)) != len(getattr(world, where)):
+        if len(getattr(world, index).positions) != len(fields.get(where, ())):
             raise _duplicate(fields[where], key, where)
     return world
 
