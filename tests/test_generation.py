@@ -8,13 +8,16 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from gateproof.conformance.generation import scenarios
+from gateproof.conformance.generation.ceiling import SCENARIOS_A_WORLD
 from gateproof.conformance.generation.reducer import reduce, size
+from gateproof.conformance.generation.shared_worlds import WorldsReadOnce
 from gateproof.conformance.generation.strategy import is_portable
 from gateproof.conformance.harness.campaign import CampaignSettings
 from gateproof.conformance.harness.protocol import scenario_rules
 from gateproof.model.gateway.arguments import REASON_CODES
 from gateproof.model.gateway.gate import GATEWAY_VERSIONS
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
+from gateproof.model.scenario.read import read_valid_scenario
 from gateproof.model.scenario.schema import validate
 from gateproof.model.versions import VERSIONS
 
@@ -47,6 +50,28 @@ def test_the_same_seed_gives_the_same_stream_and_another_seed_another():
     assert drawn("gateway", "lab-001", 50) == drawn("gateway", "lab-001", 50)
     assert drawn("gateway", "lab-001", 50) != drawn("gateway", "lab-001", 50, seed=1)
     assert drawn("ceiling", "adr-179", 50) != drawn("ceiling", "adr-175", 50)
+
+
+@pytest.mark.parametrize("kind, version", TARGETS)
+def test_a_world_read_once_for_the_scenarios_sharing_it_reads_each_as_reading_it_alone(kind, version):
+    """What a campaign reads (each shared world once) is what reading every document on its own gives, and reading changes no document."""
+    documents = drawn(kind, version, 600)
+    before = orjson.dumps(documents)
+    read = WorldsReadOnce()
+    for document in documents:
+        shared = read(document)
+        assert shared == read_valid_scenario(document)
+        assert run_scenario(shared) == run_scenario(read_scenario(document))
+    assert orjson.dumps(documents) == before
+
+
+def test_the_ceiling_generator_draws_several_scenarios_on_each_world_and_the_gateway_one():
+    for kind, version, together in (("ceiling", "adr-179", SCENARIOS_A_WORLD), ("gateway", "lab-001", 1)):
+        documents = drawn(kind, version, 30 * together)
+        worlds = [documents[start]["world"] for start in range(0, len(documents), together)]
+        assert all(documents[n]["world"] is worlds[n // together] for n in range(len(documents)))
+        assert len({id(world) for world in worlds}) == len(worlds) == 30
+        assert len({orjson.dumps(document["steps"]) for document in documents}) > 25 * together  # each scenario's steps its own
 
 
 def outcomes(kind: str, version: str, count: int = 1500) -> list[tuple[dict, dict]]:

@@ -2,7 +2,9 @@
 
 ``scenarios(kind, version, seed)`` is an endless, reproducible stream of
 scenario documents valid against the scenario schema; the same arguments
-give the same stream in any process. The hypothesis strategies
+give the same stream in any process. Documents drawn on one world hold
+one dict as their world, so whoever reads them may read it once; no one
+may change a document drawn here (the reducer copies what it edits). The hypothesis strategies
 (``gateproof.conformance.generation.ceiling_strategies`` and its siblings) stay what property
 tests draw from; a campaign draws from here, since it needs thousands of
 scenarios a second.
@@ -13,11 +15,15 @@ from __future__ import annotations
 import zlib
 from typing import Iterator
 
-from .ceiling import ceiling_scenario
+from .ceiling import ceiling_scenarios
 from .draw import Draw
 from .gateway import gateway_scenario
 
-GENERATORS = {"ceiling": ceiling_scenario, "gateway": gateway_scenario}
+#: Each kind's generator: the scenarios drawn on one world, numbered from a given number.
+GENERATORS = {
+    "ceiling": ceiling_scenarios,  # several on each world
+    "gateway": lambda d, version, first: [gateway_scenario(d, version, first)],  # one: its world is drawn with its clock and calls
+}
 
 
 def stream_seed(kind: str, version: str, seed: int) -> int:
@@ -29,5 +35,6 @@ def scenarios(kind: str, version: str, seed: int = 0) -> Iterator[dict]:
     generate, d = GENERATORS[kind], Draw(stream_seed(kind, version, seed))
     number = 0
     while True:
-        number += 1
-        yield generate(d, version, number)
+        for document in generate(d, version, number + 1):
+            number += 1
+            yield document

@@ -6,7 +6,8 @@ inactive, missing) and a few snippets and skills. A scenario is either a
 handful of sends, readouts and classifies with operator changes between
 them, or a run's story (queue, dequeue, suspend, resume, sometimes
 suspended again) with a stored state of any shape and changes at every
-gap, the run's own configuration among what a change may delete.
+gap, the run's own configuration among what a change may delete. A few
+scenarios are drawn on each world, each with steps of its own.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ PROVIDERS, MODELS, CONFIGURATIONS = ("p0", "p1", "p2"), ("m0", "m1", "m2"), ("c0
 FALLBACKS = ["c0", "c1", "c2", "c1", "c2", " C1 ", "C2", "\u00a0c1", "c2\x0b", "\x00c1", "", "gone", 7, None, ["c1"]]
 TEXTS = ["", " ", f"{CANARY} text", CANARY]
 MAX_UID = 4
+#: Scenarios drawn on each world. Drawing and reading a world cost about half of what running a
+#: scenario on it does, and a campaign reads each world once (``harness/hunt.py``).
+SCENARIOS_A_WORLD = 3
 
 
 def data_class(d: Draw):
@@ -239,11 +243,18 @@ def collation(d: Draw) -> str | None:
     return None if roll >= 0.2 else ("case-insensitive" if roll < 0.1 else "case-sensitive")
 
 
-def ceiling_scenario(d: Draw, rules: str, number: int) -> dict:
-    document = {"gateproof": 1, "id": f"generated.{rules}.{number}", "rules": rules, "world": world(d)}
+def ceiling_scenarios(d: Draw, rules: str, first: int) -> list[dict]:
+    """:data:`SCENARIOS_A_WORLD` scenarios on one drawn world, numbered from ``first``: one dict is every document's world."""
+    shared = world(d)
     chosen = collation(d)
     if chosen is not None:
-        document["world"]["collation"] = chosen
+        shared["collation"] = chosen
+    return [ceiling_scenario(d, rules, number, shared) for number in range(first, first + SCENARIOS_A_WORLD)]
+
+
+def ceiling_scenario(d: Draw, rules: str, number: int, drawn_world: dict) -> dict:
+    """One scenario on ``drawn_world``: sends, readouts and classifies, or a run's story, each as likely."""
+    document = {"gateproof": 1, "id": f"generated.{rules}.{number}", "rules": rules, "world": drawn_world}
     document["steps"] = story(d, document) if d.chance(0.5) else sends(d, document)
     if rules == DEFAULT_VERSION and d.chance(0.1):
         del document["rules"]  # a document that names no version is decided under the default (S001.1)

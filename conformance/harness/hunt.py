@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 from attrs import evolve
 
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
-from gateproof.model.scenario.read import read_valid_scenario
 
 from ..generation import scenarios
 from ..generation.reducer import reduce
+from ..generation.shared_worlds import WorldsReadOnce
 from .protocol import Outcome, RunReply
 from .compare import same_json
 from .results import MOST_ERRORS_KEPT, Disagreement, Verdict, judge
@@ -127,11 +127,13 @@ class Hunt:
 
         The generators build documents the schema passes (tests/test_generation.py
         holds every one drawn there to the schema), so they are not checked again
-        here; a reduction's candidates, edited blindly, are.
+        here; a reduction's candidates, edited blindly, are. A world that
+        scenarios in a row share is read once.
         """
+        read = WorldsReadOnce()
         for scenario in batch:
             try:
-                expected_of[id(scenario)] = run_scenario(read_valid_scenario(scenario))
+                expected_of[id(scenario)] = run_scenario(read(scenario))
             except ScenarioError:
                 continue  # not a scenario the rules decide: never sent, so never judged
             yield scenario

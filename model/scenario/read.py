@@ -195,7 +195,14 @@ def read_valid_scenario(document: dict) -> Scenario:
         from ..gateway.scenario import read_gateway_scenario  # the gateway reader builds on this package
 
         return read_gateway_scenario(document)
-    world = read_world(document["world"])
+    return read_on_world(document, read_world(document["world"]))
+
+
+def read_on_world(document: dict, world: World) -> Scenario:
+    """A schema-checked trust-ceiling document read with ``world``, what :func:`read_world` reads from its world.
+
+    Its steps are read against that world; a reader of many documents on one world reads the world once.
+    """
     runs: dict = {}
     steps = tuple(_step(step, i, world, runs) for i, step in enumerate(document["steps"]))
     return Scenario(
