@@ -23,7 +23,7 @@ PROVIDERS, MODELS, CONFIGURATIONS = ("p0", "p1", "p2"), ("m0", "m1", "m2"), ("c0
 FALLBACKS = ["c0", "c1", "c2", "c1", "c2", " C1 ", "C2", "\u00a0c1", "c2\x0b", "\x00c1", "", "gone", 7, None, ["c1"]]
 TEXTS = ["", " ", f"{CANARY} text", CANARY]
 MAX_UID = 4
-#: Scenarios drawn on each world. Drawing and reading a world cost about half of what running a
+#: Scenarios drawn on each world. Drawing and reading a world cost about two thirds of what running a
 #: scenario on it does, and a campaign reads each world once (``harness/hunt.py``).
 SCENARIOS_A_WORLD = 3
 
