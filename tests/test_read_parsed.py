@@ -4,7 +4,7 @@ import pytest
 
 from gateproof.conformance.corpus.refusals import REFUSALS_FILE, raw_text, read_refusals
 from gateproof.conformance.corpus.build import CORPUS_ROOT
-from gateproof.conformance.generation.ceiling import ceiling_scenarios
+from gateproof.conformance.generation.ceiling import scenarios_on_a_world
 from gateproof.conformance.generation.draw import Draw
 from gateproof.conformance.generation.gateway import gateway_scenario
 from gateproof.conformance.harness.corpus import load_corpus
@@ -24,7 +24,7 @@ def reading(reader, document):
 @pytest.mark.rule("S001.12")
 def test_parsed_documents_read_as_read_scenario_reads_them():
     texts = [dumps(case.scenario) for case in load_corpus()]
-    texts += [dumps(ceiling_scenarios(Draw(seed), "adr-179", seed)[0]) for seed in range(300)]
+    texts += [dumps(scenarios_on_a_world(Draw(seed), "adr-179", seed)[0]) for seed in range(300)]
     texts += [dumps(gateway_scenario(Draw(seed), "lab-001+next", seed)) for seed in range(300)]
     for text in texts:
         document = as_the_server_parses(text)

@@ -15,13 +15,13 @@ from __future__ import annotations
 import zlib
 from typing import Iterator
 
-from .ceiling import ceiling_scenarios
+from .ceiling import scenarios_on_a_world
 from .draw import Draw
 from .gateway import gateway_scenario
 
 #: Each kind's generator: the scenarios drawn on one world, numbered from a given number.
 GENERATORS = {
-    "ceiling": ceiling_scenarios,  # several on each world
+    "ceiling": scenarios_on_a_world,  # several on each world
     "gateway": lambda d, version, first: [gateway_scenario(d, version, first)],  # one: its world is drawn with its clock and calls
 }
 

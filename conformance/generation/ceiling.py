@@ -243,7 +243,7 @@ def collation(d: Draw) -> str | None:
     return None if roll >= 0.2 else ("case-insensitive" if roll < 0.1 else "case-sensitive")
 
 
-def ceiling_scenarios(d: Draw, rules: str, first: int) -> list[dict]:
+def scenarios_on_a_world(d: Draw, rules: str, first: int) -> list[dict]:
     """:data:`SCENARIOS_A_WORLD` scenarios on one drawn world, numbered from ``first``: one dict is every document's world."""
     shared = world(d)
     chosen = collation(d)
