@@ -52,6 +52,7 @@ def cases() -> list[dict]:
     raised_while_waiting = waiting({"forced_snippets": [1]}, update("snippet", 1, data_class="secretAdjacent"))
     resumed_twice_forced = [queue(forced_skills=[1, 1]), DEQUEUE, suspend(), RESUME]
     tie_story = [queue(forced_skills=[1, 2]), DEQUEUE, suspend(), RESUME]
+    suspended_again = [queue(forced_skills=[1, 2, 1]), DEQUEUE, suspend(), RESUME, suspend()]
     return [
         *pair(case, "lifecycle", "C164.7",
               side("under adr-164 the suspended state holds no forced uids, so the resume is judged on the configuration alone although the snippet was raised to secretAdjacent.",
@@ -65,6 +66,12 @@ def cases() -> list[dict]:
               side("under adr-164 the same suspend stores no forced uids at all.",
                    world(snippets=[snippet(1, "editorContent"), snippet(2, "editorContent")]),
                    [queue(forced_snippets=[2, 1, 2, 9]), DEQUEUE, suspend()], version="adr-164")),
+        *pair(case, "lifecycle", "C165.1",
+              side("under adr-166 the resume rebuilt the skills through the by-name lookup, so the run runs with each once, in name order, and a second suspend stores alpha's uid 2 before zeta's 1.",
+                   tie(), suspended_again, version="adr-166"),
+              side("under adr-175 the resume keeps the caller's list, so the second suspend stores 1, 2, 1 as the run was queued.",
+                   tie(), suspended_again, version="adr-175"),
+              aspect="suspended-again"),
         *pair(case, "lifecycle", "C165.2",
               side('the stored state holds the digit string "1", which is kept, so the resume rebuilds the secretAdjacent snippet and is refused.',
                    world(snippets=[snippet(1, "secretAdjacent")]), waiting({}, state={"forced_snippet_uids": ["1"]})),
