@@ -108,14 +108,8 @@ def _duplicate(records: list, key: str, where: str) -> ScenarioError:
     raise AssertionError(f"no duplicate {key} in {where}")
 
 
-#: Each table, the key its records are found by, and the world's lookup by that key.
-_KEYS = (
-    ("providers", "identifier", "provider_index"),
-    ("models", "identifier", "model_index"),
-    ("configurations", "identifier", "configuration_index"),
-    ("snippets", "uid", "snippet_index"),
-    ("skills", "uid", "skill_index"),
-)
+#: The tables a trust-ceiling world reads, each found by the key its field declares.
+_TABLES = ("providers", "models", "configurations", "snippets", "skills")
 
 
 def read_world(fields: dict) -> World:
@@ -130,9 +124,10 @@ def read_world(fields: dict) -> World:
         collation=fields.get("collation", CASE_SENSITIVE),
     )
     # A lookup holds fewer keys than the document's table holds records exactly when two share a key.
-    for where, key, index in _KEYS:
-        if len(getattr(world, index).positions) != len(fields.get(where, ())):
-            raise _duplicate(fields[where], key, where)
+    for where in _TABLES:
+        lookup = getattr(world, where).lookup
+        if len(lookup.positions) != len(fields.get(where, ())):
+            raise _duplicate(fields[where], lookup.key, where)
     return world
 
 
