@@ -8,6 +8,7 @@ fallback list), because how a raw value is read is itself a rule. A
 from __future__ import annotations
 
 from functools import cache
+from operator import attrgetter
 
 from attrs import fields, frozen
 
@@ -76,9 +77,14 @@ class Skill:
 
 @cache
 def _layout(cls: type) -> tuple:
-    """How to copy a record of ``cls``: its fields, in order, and each one's position (a model record derives no field, so each is passed)."""
+    """How to copy a record of ``cls``: a reader of its field values in order, how many there are, and each field's position.
+
+    A model record derives no field, so each is passed. ``attrgetter`` of one
+    name gives its value, not a tuple of it: a second read of the first field
+    keeps the shape for a record of one field, and is cut off.
+    """
     names = tuple(f.name for f in fields(cls))
-    return names, {name: position for position, name in enumerate(names)}
+    return attrgetter(*names, names[0]), len(names), {name: position for position, name in enumerate(names)}
 
 
 def replaced(record, **changes):
@@ -89,8 +95,8 @@ def replaced(record, **changes):
     A name that is no field of the record is a KeyError (the readers pass only fields of it).
     """
     cls = type(record)
-    names, positions = _layout(cls)
-    values = [getattr(record, name) for name in names]
+    read, count, positions = _layout(cls)
+    values = list(read(record)[:count])
     for name, value in changes.items():
         values[positions[name]] = value
     return cls(*values)

@@ -19,6 +19,7 @@ and removes the last record under it, as a dict built from the records would.
 from __future__ import annotations
 
 from itertools import chain
+from operator import attrgetter
 
 from attrs import field, frozen
 
@@ -81,16 +82,15 @@ class Table:
 
     @classmethod
     def of(cls, key: str, records) -> Table:
-        """A table of the sequence ``records``, each found by its attribute ``key``; one given as a table is taken as it is.
+        """A table of the sequence ``records``, each found by its attribute ``key``.
 
-        A world copied with one table changed hands every other table back
-        through its fields' converter, which must not rebuild them; a table is
-        no sequence, so rebuilding one would fail rather than copy it whole.
+        A table is no sequence: handed one, this fails rather than copy it whole.
         """
-        if isinstance(records, Table):
-            return records
-        assert len(records) <= _WIDTH ** 3, f"a table holds at most {_WIDTH ** 3:,} records"
-        return cls(Lookup(key, _chunks(_chunks(records)), {getattr(record, key): slot for slot, record in enumerate(records)}))
+        count = len(records)
+        assert count <= _WIDTH ** 3, f"a table holds at most {_WIDTH ** 3:,} records"
+        # Most tables fill one leaf: its tree is that leaf under one middle node, built at once.
+        root = ((tuple(records),),) if 0 < count <= _WIDTH else _chunks(_chunks(records))
+        return cls(Lookup(key, root, dict(zip(map(attrgetter(key), records), range(count)))))
 
     def replaced(self, record) -> Table:
         """The table with ``record`` in the place of the stored record of its key (which must be in the table)."""
@@ -109,10 +109,18 @@ class Table:
 
 
 def table_field(key: str):
-    """A world's field holding a :class:`Table` found by ``key``; a tuple given for it is made one."""
-    return field(default=(), converter=lambda records: Table.of(key, records))
+    """A world's field holding a :class:`Table` found by ``key``; a tuple given for it is made one, a table taken as it is.
+
+    A world copied with one table changed hands every other table back
+    through this converter, which must not rebuild them.
+    """
+
+    def table(records) -> Table:
+        return records if type(records) is Table else Table.of(key, records)
+
+    return field(default=(), converter=table)
 
 
 def lookup_of(table: str) -> property:
-    """A world's lookup of its field ``table`` by key: the table's own, shared, never copied."""
-    return property(lambda world: getattr(world, table).lookup)
+    """A world's lookup of its field ``table`` by key: the table's own, shared, never copied (read at C speed: every send reads several)."""
+    return property(attrgetter(f"{table}.lookup"))

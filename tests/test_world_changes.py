@@ -21,6 +21,7 @@ from gateproof.model.gateway.changes import apply_change
 from gateproof.model.gateway.scenario import run_gateway_scenario, trace_gateway_scenario
 from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.scenario.story import Story, story_step
+from gateproof.model.records import Snippet, World
 from gateproof.model.tables import Table
 
 
@@ -119,9 +120,12 @@ def test_a_table_is_built_from_a_list_as_from_a_tuple_and_changed_alike():
     assert [r.text for r in table] == ["changed" if uid == 50 else "stored" for uid in range(100)]
 
 
-def test_a_table_given_as_one_is_taken_as_it_is():
-    table = Table.of("uid", (_Record(1, "one"),))
-    assert Table.of("uid", table) is table
+def test_a_table_given_to_a_world_is_taken_as_it_is_and_is_never_rebuilt():
+    table = Table.of("uid", (Snippet(1),))
+    world = World(collation="CASE_SENSITIVE", snippets=table)
+    assert world.snippets is table and world.with_changes(enforcement="observe").snippets is table
+    with pytest.raises(TypeError):
+        Table.of("uid", table)  # no sequence: never copied whole
 
 
 def test_a_table_holding_a_key_twice_finds_the_last_record_as_a_dict_would():
