@@ -80,7 +80,7 @@ def _gated_step(story: Story, step, op: str, trace_of, rules: Rules) -> tuple[di
     return result, story.with_run(step.run, run.moved(state, ended=why, forced=trace.forced))
 
 
-def _suspend(story: Story, step: Suspend, rules: Rules) -> tuple[dict, Story]:
+def _suspend(story: Story, step: Suspend, rules: Rules, where: str) -> tuple[dict, Story]:
     run = story.runs[step.run]
     if run.state == ENDED:
         return _ended("suspend", step.run, run.ended), story
@@ -89,30 +89,56 @@ def _suspend(story: Story, step: Suspend, rules: Rules) -> tuple[dict, Story]:
     return result, story.with_run(step.run, run.moved(SUSPENDED, suspended_state=state, forced=NO_FORCED_SET))
 
 
+def _queue(story: Story, step: Queue, rules: Rules, where: str) -> tuple[dict, Story]:
+    run = Run(step.configuration, step.forced_snippets, step.forced_skills, step.dry_run, uid=step.uid, be_user=step.be_user)
+    return {"op": "queue", "run": step.run}, story.with_run(step.run, run)
+
+
+def _dequeue(story: Story, step: Dequeue, rules: Rules, where: str) -> tuple[dict, Story]:
+    return _gated_step(story, step, "dequeue", trace_dequeue, rules)
+
+
+def _resume(story: Story, step: Resume, rules: Rules, where: str) -> tuple[dict, Story]:
+    result, after = _gated_step(story, step, "resume", trace_resume, rules)
+    return {**result, "with_input": step.with_input}, after
+
+
+def _stored(story: Story, step: Update | Delete, where: str):
+    """The record an update or delete changes; one an earlier step removed is refused."""
+    if find_record(story.world, step.kind, step.key) is None:
+        raise ScenarioError(f"{where}.{KINDS[step.kind][1]}", f"{step.kind} {step.key!r} was removed by an earlier step")
+
+
+def _update(story: Story, step: Update, rules: Rules, where: str) -> tuple[dict, Story]:
+    _stored(story, step, where)
+    return {"op": "update", "kind": step.kind}, Story(update_record(story.world, step.kind, step.key, step.changes), story.runs)
+
+
+def _delete(story: Story, step: Delete, rules: Rules, where: str) -> tuple[dict, Story]:
+    _stored(story, step, where)
+    return {"op": "delete", "kind": step.kind}, Story(delete_record(story.world, step.kind, step.key), story.runs)
+
+
+def _set_enforcement(story: Story, step: SetEnforcement, rules: Rules, where: str) -> tuple[dict, Story]:
+    return {"op": "set_enforcement"}, Story(set_enforcement(story.world, step.value), story.runs)
+
+
+def _single_send(story: Story, step, rules: Rules, where: str) -> tuple[dict, Story]:
+    if live_configuration(story.world, step.configuration) is None:
+        raise ScenarioError(f"{where}.configuration", f"configuration {step.configuration!r} was deleted by an earlier step")
+    return run_step(story.world, step, rules), story
+
+
+#: Each story step's kind and how it is taken; a send, readout or classify is a single-send step.
+_STORY_STEPS = {
+    Queue: _queue, Dequeue: _dequeue, Suspend: _suspend, Resume: _resume,
+    Update: _update, Delete: _delete, SetEnforcement: _set_enforcement,
+}
+
+
 def story_step(story: Story, step, rules: Rules, where: str) -> tuple[dict, Story]:
     """S001.8: one step of the story: its result, with the keys its kind carries, and the story after it."""
-    world = story.world
-    if isinstance(step, Queue):
-        run = Run(step.configuration, step.forced_snippets, step.forced_skills, step.dry_run, uid=step.uid, be_user=step.be_user)
-        return {"op": "queue", "run": step.run}, story.with_run(step.run, run)
-    if isinstance(step, Dequeue):
-        return _gated_step(story, step, "dequeue", trace_dequeue, rules)
-    if isinstance(step, Suspend):
-        return _suspend(story, step, rules)
-    if isinstance(step, Resume):
-        result, after = _gated_step(story, step, "resume", trace_resume, rules)
-        return {**result, "with_input": step.with_input}, after
-    if isinstance(step, (Update, Delete)) and find_record(world, step.kind, step.key) is None:
-        raise ScenarioError(f"{where}.{KINDS[step.kind][1]}", f"{step.kind} {step.key!r} was removed by an earlier step")
-    if isinstance(step, Update):
-        return {"op": "update", "kind": step.kind}, Story(update_record(world, step.kind, step.key, step.changes), story.runs)
-    if isinstance(step, Delete):
-        return {"op": "delete", "kind": step.kind}, Story(delete_record(world, step.kind, step.key), story.runs)
-    if isinstance(step, SetEnforcement):
-        return {"op": "set_enforcement"}, Story(set_enforcement(world, step.value), story.runs)
-    if live_configuration(world, step.configuration) is None:
-        raise ScenarioError(f"{where}.configuration", f"configuration {step.configuration!r} was deleted by an earlier step")
-    return run_step(world, step, rules), story
+    return _STORY_STEPS.get(type(step), _single_send)(story, step, rules, where)
 
 
 def run_scenario(scenario: Scenario) -> dict:
@@ -121,12 +147,13 @@ def run_scenario(scenario: Scenario) -> dict:
     Anything but what ``read_scenario`` returns is read by it first, so a
     document handed over unread is refused as it would refuse it (S001.1).
     """
-    from ..gateway.scenario import GatewayScenario, run_gateway_scenario  # the gateway runner builds on this package
+    if not isinstance(scenario, Scenario):
+        from ..gateway.scenario import GatewayScenario, run_gateway_scenario  # the gateway runner builds on this package
 
-    if not isinstance(scenario, (Scenario, GatewayScenario)):
-        scenario = read_scenario(scenario)
-    if isinstance(scenario, GatewayScenario):
-        return run_gateway_scenario(scenario)
+        if not isinstance(scenario, GatewayScenario):
+            scenario = read_scenario(scenario)
+        if isinstance(scenario, GatewayScenario):
+            return run_gateway_scenario(scenario)
     story = Story(scenario.world, {})
     results = []
     for position, step in enumerate(scenario.steps):
