@@ -88,8 +88,8 @@ class Table:
         """
         count = len(records)
         assert count <= _WIDTH ** 3, f"a table holds at most {_WIDTH ** 3:,} records"
-        # Most tables fill one leaf: its tree is that leaf under one middle node, built at once.
-        root = ((tuple(records),),) if 0 < count <= _WIDTH else _chunks(_chunks(records))
+        # Most tables fit in one leaf: their tree is that leaf under one middle node, built at once.
+        root = ((tuple(records),),) if count <= _WIDTH else _chunks(_chunks(records))
         return cls(Lookup(key, root, dict(zip(map(attrgetter(key), records), range(count)))))
 
     def replaced(self, record) -> Table:
