@@ -121,3 +121,26 @@ def test_a_chunk_of_many_runs_is_answered_a_few_replies_at_a_time_in_order(monke
     assert [reply["seq"] for reply in replies] == list(range(1, count + 1))
     assert all(reply["outcome"] == load_corpus()[0].expected for reply in replies)
     assert max(written) == REPLIES_AT_ONCE and sum(written) == count
+
+
+def test_the_server_writes_each_outcome_line_as_the_checked_reply_writes_it():
+    """The outcome line is written without checking its envelope again: byte for byte what the checked message gives, for every corpus case."""
+    from gateproof.conformance.harness.documents import dumps
+    from gateproof.conformance.harness.protocol import run_line
+    from gateproof.conformance.implementations import reference
+    from gateproof.conformance.implementations.serve import reply_to
+
+    for seq, case in enumerate(load_corpus(), start=1):
+        line = reply_to(run_line(seq, dumps(case.scenario)).rstrip(b"\n"), reference.INFO, reference.run, lambda scenario: None)
+        assert line == dumps(Outcome(seq, reference.run(case.scenario)).serializable()) + b"\n", case.id
+
+
+def test_a_run_function_that_returns_no_object_is_still_refused_by_the_reply_check():
+    from gateproof.conformance.harness.documents import dumps
+    from gateproof.conformance.harness.protocol import run_line
+    from gateproof.conformance.implementations import reference
+    from gateproof.conformance.implementations.serve import reply_to
+
+    line = run_line(1, dumps(load_corpus()[0].scenario)).rstrip(b"\n")
+    with pytest.raises(ProtocolError, match="outcome"):
+        reply_to(line, reference.INFO, lambda scenario: ["not", "an", "object"], lambda scenario: None)
