@@ -199,6 +199,8 @@ def _reader_cases(doc) -> list:
          doc(ceiling([{"op": "delete", "kind": "configuration", "identifier": "nope"}]))),
         ("refusal.S001.1.update-after-delete", ["S001.1"], "An update of a record an earlier step deleted.",
          doc(ceiling([{"op": "delete", "kind": "provider", "identifier": "p"}, {"op": "update", "kind": "provider", "identifier": "p", "set": {"zone": "local"}}]))),
+        ("refusal.S001.1.delete-after-delete", ["S001.1"], "A delete of a provider an earlier step removed: a provider is removed, not flagged, so a second delete names none.",
+         doc(ceiling([{"op": "delete", "kind": "provider", "identifier": "p"}, {"op": "delete", "kind": "provider", "identifier": "p"}]))),
         ("refusal.S001.1.send-after-delete", ["S001.1"], "A send on a configuration an earlier step deleted.",
          doc(ceiling([{"op": "delete", "kind": "configuration", "identifier": "c"}, send()]))),
         ("refusal.S001.3.queued-twice", ["S001.3"], "A run queued twice.", doc(story({"op": "queue", "run": "r", "configuration": "c"}))),
