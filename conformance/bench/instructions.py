@@ -33,21 +33,17 @@ _COUNT = re.compile(rb"I\s+refs:\s+([\d,]+)")
 
 def campaign_streams(per_target: int = PER_TARGET) -> list:
     """The first ``per_target`` scenarios of each rule version's stream of each kind, as a default campaign draws them (seed 0)."""
-    from gateproof.model.gateway.gate import GATEWAY_VERSIONS
-    from gateproof.model.versions import VERSIONS
-
     from ..generation import scenarios
+    from ..harness.expectations import RULES_OF_KIND
 
-    targets = [("ceiling", v) for v in sorted(VERSIONS)] + [("gateway", v) for v in sorted(GATEWAY_VERSIONS)]
-    return [lambda kind=kind, version=version: itertools.islice(scenarios(kind, version, 0), per_target) for kind, version in targets]
+    return [lambda kind=kind, version=version: itertools.islice(scenarios(kind, version, 0), per_target)
+            for kind, versions in RULES_OF_KIND.items() for version in versions]
 
 
 def side_work(side: str, per_target: int = PER_TARGET):
     """One side's work over the campaign documents, as a function of no arguments, and how many scenarios it decides."""
-    from gateproof.model.scenario import ScenarioError, run_scenario
-
-    from ..generation.shared_worlds import WorldsReadOnce
     from ..harness.documents import dumps
+    from ..harness.hunt import with_expected_outcomes
     from ..harness.protocol import outcome_line, run_line
     from ..implementations.reference import INFO, run
     from ..implementations.serve import reply_to
@@ -59,16 +55,12 @@ def side_work(side: str, per_target: int = PER_TARGET):
         return (lambda: [reply_to(line, INFO, run, lambda scenario: None) for line in lines]), len(lines)
 
     def harness() -> None:
-        seq = 0
+        """What a campaign's hunt does with each scenario it sends: its expected outcome, its run line, the outcome line it expects back."""
         for stream in streams:
-            read = WorldsReadOnce()
-            for document in stream():
-                seq += 1
+            expected_of: dict = {}
+            for seq, document in enumerate(with_expected_outcomes(stream(), expected_of), start=1):
                 run_line(seq, dumps(document))
-                try:
-                    outcome_line(seq, dumps(run_scenario(read(document))))
-                except ScenarioError:
-                    pass
+                outcome_line(seq, dumps(expected_of.pop(id(document))))
 
     return harness, len(documents)
 

@@ -41,6 +41,23 @@ def model_outcome(scenario: dict) -> dict:
     return run_scenario(read_scenario(scenario))
 
 
+def with_expected_outcomes(batch: Iterable[dict], expected_of: dict) -> Iterator[dict]:
+    """The batch as a pipeline pulls it, each scenario's expected outcome put in ``expected_of`` by ``id`` as it is drawn, while earlier ones are decided.
+
+    The generators build documents the schema passes (tests/test_generation.py
+    holds every one drawn there to the schema), so they are not checked again
+    here; a reduction's candidates, edited blindly, are. A world that
+    scenarios in a row share is read once.
+    """
+    read = WorldsReadOnce()
+    for scenario in batch:
+        try:
+            expected_of[id(scenario)] = run_scenario(read(scenario))
+        except ScenarioError:
+            continue  # not a scenario the rules decide: never sent, so never judged
+        yield scenario
+
+
 class Feed:
     """Up to ``most`` scenarios of ``stream``, drawn one by one as the pipeline pulls them, and none once :meth:`stop` is called.
 
@@ -97,7 +114,7 @@ class Hunt:
         """Run scenarios pipelined, ``stop`` called at each new disagreement; the new disagreements, to be reduced once the pipeline is empty."""
         c, tally, new = self.campaign, self.campaign.tally, []
         expected_of: dict[int, dict] = {}
-        for scenario, reply in c.process.run_many(self._computing(batch, expected_of), lambda scenario: expected_of.get(id(scenario))):
+        for scenario, reply in c.process.run_many(with_expected_outcomes(batch, expected_of), lambda scenario: expected_of.get(id(scenario))):
             tally.generated += 1
             c.advance()
             expected = expected_of.pop(id(scenario))
@@ -121,22 +138,6 @@ class Hunt:
                 new.append((verdict, reply))
                 stop()
         return new
-
-    def _computing(self, batch: Iterable[dict], expected_of: dict):
-        """The batch as the pipeline pulls it, each scenario's expected outcome computed as it is sent, while earlier ones are decided.
-
-        The generators build documents the schema passes (tests/test_generation.py
-        holds every one drawn there to the schema), so they are not checked again
-        here; a reduction's candidates, edited blindly, are. A world that
-        scenarios in a row share is read once.
-        """
-        read = WorldsReadOnce()
-        for scenario in batch:
-            try:
-                expected_of[id(scenario)] = run_scenario(read(scenario))
-            except ScenarioError:
-                continue  # not a scenario the rules decide: never sent, so never judged
-            yield scenario
 
     def settle(self, verdict: Verdict, reply: RunReply) -> None:
         """Confirm one disagreement by running it again, reduce it, confirm what is left, and record it."""
