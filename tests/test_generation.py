@@ -13,10 +13,12 @@ from gateproof.conformance.generation.reducer import reduce, size
 from gateproof.conformance.generation.shared_worlds import WorldsReadOnce
 from gateproof.conformance.generation.strategy import is_portable
 from gateproof.conformance.harness.campaign import CampaignSettings
+from gateproof.conformance.harness.documents import dumps
 from gateproof.conformance.harness.protocol import scenario_rules
 from gateproof.model.gateway.arguments import REASON_CODES
 from gateproof.model.gateway.gate import GATEWAY_VERSIONS
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
+from gateproof.model.scenario.document import RepeatedKeys
 from gateproof.model.scenario.read import read_valid_scenario
 from gateproof.model.scenario.schema import validate
 from gateproof.model.versions import VERSIONS
@@ -130,6 +132,23 @@ def test_the_reducer_keeps_the_failure_and_ends_smaller():
     assert still_fails(smallest) and size(smallest) < size(document)
     [step] = smallest["steps"]  # the one step the condition needs, everything else deleted or simplified
     assert step["arguments"] == {"case_id": "MARK"} and step["tool"] == ""
+
+
+def test_the_reducer_shrinks_an_object_that_writes_a_key_twice_and_keeps_its_repeats_when_the_failure_needs_them():
+    twice = RepeatedKeys([("case_id", "CASE-1"), ("note", "a long note"), ("case_id", "CASE-2")])
+    document = {"id": "x", "steps": [{"op": "call", "arguments": twice, "extra": [1, 2, 3]}, {"op": "call", "arguments": {}}]}
+
+    def still_fails(candidate):
+        steps = candidate.get("steps")
+        return bool(steps) and any(isinstance(s, dict) and isinstance(s.get("arguments"), RepeatedKeys) and s["arguments"].repeated() == ["case_id"]
+                                   for s in steps)
+
+    smallest = reduce(document, still_fails)
+    assert still_fails(smallest) and size(smallest) < size(document)
+    [step] = smallest["steps"]
+    assert step["arguments"].pairs == (("case_id", ""), ("case_id", ""))  # the note deleted, each value simplified, both pairs kept
+    assert twice.pairs == (("case_id", "CASE-1"), ("note", "a long note"), ("case_id", "CASE-2"))  # the original is never changed
+    assert dumps(smallest) == b'{"id":"","steps":[{"arguments":{"case_id":"","case_id":""}}]}'
 
 
 @settings(max_examples=50, deadline=None)

@@ -67,6 +67,21 @@ def test_an_implementation_that_is_always_wrong_fails_everywhere():
     assert all(v.disagreement.keys == ("results",) for v in campaign.tally.verdicts)
 
 
+def test_a_disagreement_on_a_call_that_writes_an_argument_key_twice_is_shrunk_and_failed_never_a_crash():
+    from gateproof.conformance.harness.campaign import Campaign, CampaignSettings
+    from gateproof.model.scenario.document import RepeatedKeys
+
+    settings = CampaignSettings(examples=400, kinds=("gateway",), rules=("lab-001",), disagreements=1, timeout=GENEROUS)
+    campaign = Campaign("repeated-keys-wrong", fake("repeated_keys_wrong"), settings)
+    campaign.start()
+    campaign.run_generated()
+    tally = campaign.finish()
+    [verdict] = [v for v in tally.verdicts if v.status != "passed"]
+    assert verdict.status == "failed" and verdict.disagreement.keys == ("decision",)
+    [step] = verdict.disagreement.scenario["steps"]  # shrunk to the one call, whose arguments still write a key twice
+    assert isinstance(step["arguments"], RepeatedKeys) and step["arguments"].repeated()
+
+
 def test_an_implementation_that_does_not_answer_start_is_refused():
     process = ImplementationProcess(fake("fail_on_start"), timeout=GENEROUS)
     with pytest.raises(StartFailed, match="did not answer start"):

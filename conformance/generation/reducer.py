@@ -12,12 +12,20 @@ from __future__ import annotations
 
 from typing import Callable, Iterator
 
+from gateproof.model.scenario.document import RepeatedKeys
+
 #: Simpler values to try in place of a scalar, in the order tried.
 SIMPLER = (0, 1, "", False, None)
 
 
+class _Pair(int):
+    """A step of a path into an object that writes a key twice (a ``RepeatedKeys``): the position of one of its pairs, which its key alone does not name."""
+
+
 def size(value: object) -> int:
     """Every node of a JSON value; strings count their length too, so shortening one is progress."""
+    if isinstance(value, RepeatedKeys):
+        return 1 + sum(1 + size(v) for _, v in value.pairs)
     if isinstance(value, dict):
         return 1 + sum(1 + size(v) for v in value.values())
     if isinstance(value, list):
@@ -27,20 +35,31 @@ def size(value: object) -> int:
     return 1
 
 
+def _entries(container) -> list[tuple]:
+    """(path step, value) of each entry of a list or object; of an object that writes a key twice, of each pair as written."""
+    if isinstance(container, RepeatedKeys):
+        return [(_Pair(position), value) for position, (_, value) in enumerate(container.pairs)]
+    return list(container.items() if isinstance(container, dict) else enumerate(container))
+
+
 def _containers(value: object, path: tuple = ()) -> Iterator[tuple[tuple, object]]:
     """Every list and object in the document with its path, outermost first."""
     if isinstance(value, (dict, list)):
         yield path, value
-        items = value.items() if isinstance(value, dict) else enumerate(value)
-        for key, inner in items:
-            yield from _containers(inner, path + (key,))
+        for step, inner in _entries(value):
+            yield from _containers(inner, path + (step,))
 
 
-def _replaced(document: dict, path: tuple, new: object) -> dict:
+def _replaced(document, path: tuple, new: object):
     """A copy of ``document`` with the value at ``path`` replaced, sharing every untouched part."""
     if not path:
         return new
     head, rest = path[0], path[1:]
+    if isinstance(head, _Pair):
+        pairs = list(document.pairs)
+        key, inner = pairs[head]
+        pairs[head] = (key, _replaced(inner, rest, new))
+        return RepeatedKeys(pairs)
     copy = list(document) if isinstance(document, list) else dict(document)
     copy[head] = _replaced(document[head], rest, new)
     return copy
@@ -51,7 +70,11 @@ def _deletions(document: dict) -> Iterator[dict]:
     for path, container in _containers(document):
         if path == ():
             continue  # the document's own fields say which rules and kind it is: changing them is another scenario
-        if isinstance(container, list):
+        if isinstance(container, RepeatedKeys):
+            pairs = container.pairs
+            for position in range(len(pairs)):
+                yield _replaced(document, path, RepeatedKeys(pairs[:position] + pairs[position + 1:]))
+        elif isinstance(container, list):
             count = len(container)
             chunk = count // 2
             while chunk >= 1:
@@ -65,11 +88,10 @@ def _deletions(document: dict) -> Iterator[dict]:
 
 def _simplifications(document: dict) -> Iterator[dict]:
     for path, container in _containers(document):
-        items = container.items() if isinstance(container, dict) else enumerate(container)
-        for key, value in list(items):
+        for key, value in _entries(container):
             if isinstance(value, (dict, list)):
                 if value:
-                    yield _replaced(document, path + (key,), type(value)())
+                    yield _replaced(document, path + (key,), [] if isinstance(value, list) else {})
                 continue
             for simpler in SIMPLER:
                 if type(simpler) is type(value) and simpler != value or (isinstance(value, str) and len(value) > 1 and simpler == ""):
