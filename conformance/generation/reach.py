@@ -70,7 +70,6 @@ UNREACHABLE: dict[str, str] = {
     "model/scenario/document.py:91": "too_deep is handed the document, always an object, by the readers",
     "model/scenario/document.py:96": "S001.5: a generated scenario nests far less than 64 levels",
     "model/scenario/document.py:160": "S001.12: a generated scenario reads back equal unless orjson cannot write it (a repeated key)",
-    "model/scenario/document.py:173": "S001.12: a generated proposal that repeats a key holds no float",
     "model/scenario/document.py:175": "S001.12: a generated scenario holds only JSON values",
     "model/scenario/document.py:177": "S001.12: a generated scenario holds no tuple",
     "model/scenario/document.py:179": "S001.12: a generated scenario holds no set",

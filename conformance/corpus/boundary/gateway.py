@@ -13,7 +13,7 @@ import copy
 from gateproof.model.scenario.document import RepeatedKeys
 
 from .pairs import pair, side
-from ..lab_world import APPROVAL, ATTACK, EXPORT, INJECTED, LAB_WORLD, call, case
+from ..lab_world import APPROVAL, ATTACK, CONTENT, EXPORT, INJECTED, LAB_WORLD, call, case
 
 NEXT = "lab-001+next"
 READ = call("read_case", {"case_id": "CASE-1"})
@@ -28,6 +28,10 @@ def sessions_with(session: str, roles: list[str]) -> list[dict]:
     sessions = copy.deepcopy(LAB_WORLD["sessions"])
     next(s for s in sessions if s["id"] == session)["roles"] = roles
     return sessions
+
+
+#: The lab's sessions and a second one of ana's, with its own id.
+TWO_OF_ANA = [*LAB_WORLD["sessions"], {"id": "ana-2", "user": "ana", "tenant": "acme", "roles": ["support"]}]
 
 
 def limited(seconds: int) -> list[dict]:
@@ -99,6 +103,11 @@ def cases() -> list[dict]:
               side("the export adds approved_by and drops destination_id, and the earlier check reports it: extra_arguments.",
                    [call("export_case", {"case_id": "CASE-1", "approved_by": "admin"})]),
               side("without the added field only the later check fails, so the export is missing_argument.", [call("export_case", {"case_id": "CASE-1"})])),
+        *pair(case, "gw", "G001.13",
+              side('the tool "delete_case" is not in the catalogue and its arguments are an array: the tool is checked first, so the call is unknown_tool.',
+                   [call("delete_case", ["CASE-1"])]),
+              side("read_case is known, so the same array is read as its arguments and the call is malformed_input.", [call("read_case", ["CASE-1"])]),
+              aspect="tool-first"),
         *pair(case, "gw", "G001.14",
               side("the allowed export records one export whose payload is the content storage holds when it is written, revised in between.",
                    [call("export_case", EXPORT, before_write=[revised])]),
@@ -117,6 +126,13 @@ def cases() -> list[dict]:
                    [call("export_case", EXPORT, before_write=[{"op": "reassign_case", "case_id": "CASE-1", "assignees": ["bo"]}])], NEXT),
               side("CASE-1 is reassigned to bo and ana, so the condition still holds at the write and the export happens.",
                    [call("export_case", EXPORT, before_write=[{"op": "reassign_case", "case_id": "CASE-1", "assignees": ["bo", "ana"]}])], NEXT)),
+        *pair(case, "gw", "G002.1",
+              side("before the write ana's session is revoked and CASE-1 reassigned to bo: the session is re-checked first, so the export is session_invalid at the write.",
+                   [call("export_case", EXPORT, before_write=[{"op": "reassign_case", "case_id": "CASE-1", "assignees": ["bo"]},
+                                                             {"op": "revoke_session", "session": "ana"}])], NEXT),
+              side("only CASE-1 is reassigned to bo, so the session still holds and the export is not_assigned at the write.",
+                   [call("export_case", EXPORT, before_write=[{"op": "reassign_case", "case_id": "CASE-1", "assignees": ["bo"]}])], NEXT),
+              aspect="order"),
         *pair(case, "gw", "G002.2",
               side("the same export repeats key k-1, so it answers allow as a replay and records no second export.",
                    [call("export_case", EXPORT, idempotency_key="k-1")] * 2, NEXT),
@@ -134,6 +150,11 @@ def cases() -> list[dict]:
                    [call("export_case", EXPORT, idempotency_key="k-1"), call("export_case", EXPORT, session="bo", idempotency_key="k-1")], NEXT),
               side("ana reuses her key for the same action, so it is a replay, not a conflict.",
                    [call("export_case", EXPORT, idempotency_key="k-1")] * 2, NEXT)),
+        *pair(case, "gw", "G002.3",
+              side("ana repeats k-1 from a second session of her own: another session id is another action, so it is idempotency_conflict.",
+                   [call("export_case", EXPORT, idempotency_key="k-1"), call("export_case", EXPORT, session="ana-2", idempotency_key="k-1")], NEXT, sessions=TWO_OF_ANA),
+              side("ana repeats k-1 from the session that bound it, so it is a replay.", [call("export_case", EXPORT, idempotency_key="k-1")] * 2, NEXT, sessions=TWO_OF_ANA),
+              aspect="same-user"),
         *pair(case, "gw", "G002.4",
               side("59 seconds on, both earlier calls are still within the 60-second window, so the third is rate_limited.", limited(59), NEXT, rate_limit=window),
               side("60 seconds on, the earlier calls are exactly one window old and no longer count, so the third is allowed.", limited(60), NEXT, rate_limit=window)),
@@ -151,6 +172,16 @@ def cases() -> list[dict]:
               side("the approval names the same tool and arguments but the user bo, so ana's external export is approval_required.",
                    [call("export_case", ATTACK)], NEXT, approvals=[{**APPROVAL, "user": "bo"}]),
               side("the approval names ana, the tool and the arguments exactly, so the external export is allowed.", [call("export_case", ATTACK)], NEXT, approvals=[APPROVAL])),
+        *pair(case, "gw", "G002.5",
+              side("the approval names ana and the arguments exactly but the tool read_case, so the export is approval_required.",
+                   [call("export_case", ATTACK)], NEXT, approvals=[{**APPROVAL, "tool": "read_case"}]),
+              side("the approval names export_case, so the same export is allowed.", [call("export_case", ATTACK)], NEXT, approvals=[APPROVAL]),
+              aspect="tool"),
+        *pair(case, "gw", "G002.5",
+              side("the approval's arguments add a purpose field to the call's two: other canonical arguments, so the export is approval_required.",
+                   [call("export_case", ATTACK)], NEXT, approvals=[{**APPROVAL, "arguments": {**ATTACK, "purpose": "audit"}}]),
+              side("the approval's arguments are the call's two, so the same export is allowed.", [call("export_case", ATTACK)], NEXT, approvals=[APPROVAL]),
+              aspect="arguments"),
         *pair(case, "gw", "G002.6",
               side("the approval expires at 100 and the clock reads 100, which is not strictly before it, so the export is approval_expired.",
                    [call("export_case", ATTACK)], NEXT, approvals=[APPROVAL], clock=100),
@@ -161,9 +192,20 @@ def cases() -> list[dict]:
                    [call("export_case", ATTACK)], NEXT, approvals=[{**APPROVAL, "expires_at": 1}]),
               side("with no clock set, an approval expiring at 0 is already expired at 0, so the export is approval_expired.",
                    [call("export_case", ATTACK)], NEXT, approvals=[{**APPROVAL, "expires_at": 0}]), aspect="no-clock"),
+        *pair(case, "gw", "G002.6",
+              side("the clock reads 99 at the check and 100 at the write, the approval's expiry, so the export is approval_expired at the write.",
+                   [call("export_case", ATTACK, before_write=[{"op": "advance_clock", "seconds": 1}])], NEXT, approvals=[APPROVAL], clock=99),
+              side("the clock reads 98 at the check and 99 at the write, still before the expiry, so the export is allowed.",
+                   [call("export_case", ATTACK, before_write=[{"op": "advance_clock", "seconds": 1}])], NEXT, approvals=[APPROVAL], clock=98),
+              aspect="at-write"),
         *pair(case, "gw", "G002.7",
               side("the approval lists destination_id before case_id, and keys are sorted in the canonical text, so it names this export and allows it.",
                    [call("export_case", ATTACK)], NEXT, approvals=[{**APPROVAL, "arguments": {"destination_id": "partner-drop", "case_id": "CASE-1"}}]),
               side("the approval's case id has a Unicode hyphen where the call has an ASCII one, and characters are kept as they are, so it is approval_required.",
-                   [call("export_case", ATTACK)], NEXT, approvals=[{**APPROVAL, "arguments": {"case_id": "CASE\u20101", "destination_id": "partner-drop"}}])),
+                   [call("export_case", ATTACK)], NEXT, approvals=[{**APPROVAL, "arguments": {"case_id": "CASE\u20101", "destination_id": "partner-drop"}}]),
+              decomposed=side("the stored case is DOSSIER-\u00c9 with one precomposed letter and the approval spells it E and a combining accent: the same text to a reader "
+                              "that normalises, other characters to the canonical form, so the export is approval_required.",
+                              [call("export_case", {**ATTACK, "case_id": "DOSSIER-\u00c9"})], NEXT,
+                              cases=[*LAB_WORLD["cases"], {"id": "DOSSIER-\u00c9", "tenant": "acme", "assignees": ["ana"], "content": CONTENT}],
+                              approvals=[{**APPROVAL, "arguments": {**ATTACK, "case_id": "DOSSIER-E\u0301"}}])),
     ]
