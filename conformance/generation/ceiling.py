@@ -20,7 +20,10 @@ from .draw import Draw
 
 CANARY = "CANARY-7f3a"
 PROVIDERS, MODELS, CONFIGURATIONS = ("p0", "p1", "p2"), ("m0", "m1", "m2"), ("c0", "c1", "c2")
-FALLBACKS = ["c0", "c1", "c2", "c1", "c2", " C1 ", "C2", "\u00a0c1", "c2\x0b", "\x00c1", "", "gone", 7, None, ["c1"]]
+FALLBACKS = ["c0", "c1", "c2", "c1", "c2", " C1 ", "C2", "\u00a0c1", "c2\x0b", "\x00c1", "\u00c4", "", "gone", 7, None, ["c1"]]
+#: Identifiers of a fourth configuration: one only a case-insensitive collation equals to c1, which the world lists
+#: first (C144.19); one with a space kept in the system prompt's name (C155.2); one a Unicode-aware lowercase of Ä finds (C094.9).
+TWIN_CONFIGURATIONS = ("C1", " c1", "\u00e4")
 TEXTS = ["", " ", f"{CANARY} text", CANARY]
 MAX_UID = 4
 #: Scenarios drawn on each world. Drawing and reading a world cost about two thirds of what running a
@@ -176,7 +179,7 @@ def stored_state(d: Draw, known: int) -> dict:
     state = {}
     for key in ("forced_snippet_uids", "forced_skill_uids"):
         if d.chance(0.7):
-            state[key] = d.some(lambda: d.number(1, known + 1) if d.chance(0.5) else d.pick(STATE_UID_CORNERS), 3) if d.chance(0.9) else d.pick(["1", 1, None, {}, {"a": 1}, {"b": "2", "c": 0}])
+            state[key] = d.some(lambda: d.number(1, known + 1) if d.chance(0.5) else d.pick(STATE_UID_CORNERS), 3) if d.chance(0.75) else d.pick(["1", 1, None, {}, {"a": 1}, {"b": "2", "c": 0}, {"a": "3"}])
     return state
 
 
@@ -243,9 +246,35 @@ def collation(d: Draw) -> str | None:
     return None if roll >= 0.2 else ("case-insensitive" if roll < 0.1 else "case-sensitive")
 
 
+def side_corners(d: Draw, document: dict) -> None:
+    """Corners of the world drawn from the side stream, so the main stream is what it was without them.
+
+    A fourth configuration copying c1 under another identifier, mostly listed
+    before it; a snippet twinned with another under its identifier in the
+    other case, hidden where the other is not (C144.5: a hidden one reached
+    first takes no key); and snippets or skills listed out of uid order, so the
+    world's order (C144.4) and uid order (C165.6) are told apart.
+    """
+    side = d.side
+    configurations, snippets = document["configurations"], document["snippets"]
+    if side.random() < 0.15:
+        twin = {**configurations[1], "identifier": side.choice(TWIN_CONFIGURATIONS), "model": side.choice(MODELS)}
+        configurations.insert(1 if side.random() < 0.8 else len(configurations), twin)
+    if snippets and side.random() < 0.15:
+        position = side.randrange(len(snippets))
+        original = snippets[position]
+        twin = {**original, "uid": len(snippets) + 1, "identifier": str(original.get("identifier", "")).swapcase(),
+                "hidden": not original.get("hidden", False), "data_class": side.choice(CLASSES)}
+        snippets.insert(position if side.random() < 0.7 else position + 1, twin)
+    for table in ("snippets", "skills"):
+        if side.random() < 0.3:
+            side.shuffle(document[table])
+
+
 def scenarios_on_a_world(d: Draw, rules: str, first: int) -> list[dict]:
     """:data:`SCENARIOS_A_WORLD` scenarios on one drawn world, numbered from ``first``: one dict is every document's world."""
     shared = world(d)
+    side_corners(d, shared)
     chosen = collation(d)
     if chosen is not None:
         shared["collation"] = chosen

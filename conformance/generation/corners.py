@@ -31,8 +31,9 @@ SWITCHES = [
 
 #: Whole-token tags and identifiers, with the corners of trim and lowercase.
 TAGS = ["faq", "FAQ", " ops ", "ops", "legal", "", "XX", "kb", "\u212aB", "\u00a0faq", "faq\x0b", "ＦＡＱ", "\u0130nfo", "info"]
-IDENTIFIERS = ["x", "X", " x ", "y", "", "\u00a0x", "x\x0b", "\x00x", "k", "\u212a"]
-NAMES = ["a", "b", "A", " a ", "\u00e4", "\u00c4", "a\u00a0", "\u0130"]
+#: A name holds a quote or a backslash as stored: a name is never escaped (C144.8).
+IDENTIFIERS = ["x", "X", " x ", "y", "", "\u00a0x", "x\x0b", "\x00x", "k", "\u212a", 'x"', "x\\"]
+NAMES = ["a", "b", "A", " a ", "\u00e4", "\u00c4", "a\u00a0", "\u0130", 'a "b"', "a\\b"]
 
 #: Forced uids as a request body carries them: what is_numeric and (int) make of each decides the playground's set.
 REQUEST_UID_CORNERS = [
@@ -45,7 +46,7 @@ REQUEST_UID_CORNERS = [
 #: Forced uids in a queued payload: only positive integers survive there.
 QUEUED_UID_CORNERS = ["1", "2", 0, -1, 1.0, 2.5, True, None, [1], " 3"]
 #: Entries of a stored suspend state: positive integers and ASCII digit strings survive.
-STATE_UID_CORNERS = ["1", "2", "03", "0", "-1", "+1", " 2", "1.5", "\u0661", "\uff12", 1.5, 0, -2, True, False, None, [1], {"uid": 1}]
+STATE_UID_CORNERS = ["1", "2", "03", "0", "-1", "+1", " 2", "1.5", "\u0661", "\uff12", 1.5, 1.0, 0, -2, True, False, None, [1], {"uid": 1}]
 
 #: User uids as the call metadata or a run row carries them: only an integer is recorded.
 USER_UIDS = [0, 5, 2**31 - 1, 2**53 - 1, -3, "5", "0", 5.0, True, None, [5]]

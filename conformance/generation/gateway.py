@@ -45,6 +45,8 @@ NEAR_TOOLS = ("Export_case", "export_case ", "exportCase", "read_case\u00a0", "d
 #: S001.5 allows (the protocol's command, which holds the scenario one level down, then nests 65).
 DEEP_VALUE = functools.reduce(lambda inner, _: [inner], range(59), [])
 BAD_VALUES = ("", "x" * (ARGUMENT_MAX_LENGTH + 1), 1, 1.5, True, None, ["CASE-1"], {"id": "CASE-1"}, DEEP_VALUE)
+#: A first value of a key written twice that is no identifier at all: the whole document is then walked value by value (S001.12).
+TWICE_FIRST = (1.5, 7, None, True)
 #: Ids that are identifiers but name no record, or name one only to a reader that trims or folds case.
 NEAR_IDS = ("CASE-404", "case-1", " CASE-1", "CASE-1\u00a0", "x" * ARGUMENT_MAX_LENGTH, "Review-Queue", "nowhere", "\u00c9", "CASE\u0301-3")
 
@@ -164,7 +166,8 @@ def repeated_key(d: Draw, world: dict, arguments: dict) -> dict:
     """The arguments with one key written twice, first with another value: what a reader keeping the first would act on."""
     key = d.pick(sorted(arguments))
     records = [r["id"] for r in world.get("cases" if key == "case_id" else "destinations", ())] or list(NEAR_IDS)
-    twice = RepeatedKeys([(key, d.pick(records)), *arguments.items()])
+    first = d.pick(records) if d.chance(0.6) else d.pick(TWICE_FIRST)
+    twice = RepeatedKeys([(key, first), *arguments.items()])
     if d.chance(0.2):  # nested: the object repeats a key inside a field the tool does not declare
         return {**arguments, d.pick(FORGED_FIELDS): twice}
     return twice
@@ -271,7 +274,7 @@ def gateway_scenario(d: Draw, rules: str, number: int) -> dict:
             twins = [s["id"] for s in w["sessions"] if s["user"] == session_user(w, last["session"]) and s["id"] != last["session"]]
             if twins and d.chance(0.3):  # or the same arguments from another session of the same user: another action (G002.3)
                 again.update(session=d.pick(twins))
-            elif d.chance(0.5):  # or the same key on another action (G002.3 when it is bound)
+            elif d.chance(0.6):  # or the same key on another action (G002.3 when it is bound)
                 again.update(session=d.pick(w["sessions"])["id"], arguments=well_formed(d, w, "export_case"), tool="export_case")
             elif d.chance(0.4):  # or the same action once a condition it passed on is gone: a replay is no way around a revocation
                 steps.append(against(d, w, last) if names_stored_records(w, last["arguments"]) else {"op": "revoke_session", "session": last["session"]})

@@ -49,6 +49,14 @@ def falling_back(collation: str) -> tuple[dict, list[dict]]:
     return document, [send(forced_snippets=[1])]
 
 
+def falling_back_twice(collation: str) -> tuple[dict, list[dict]]:
+    """A side's world and steps: a local configuration falling back to "fb", where the world holds "FB" (local) before "fb" (externalGlobal)."""
+    document = world(zone="local", configuration={"fallbacks": ["fb"]}, snippets=[snippet(1, "secretAdjacent")],
+                     providers=[{"identifier": "cloud", "zone": "externalGlobal"}], models=[{"identifier": "cm", "provider": "cloud"}],
+                     configurations=[{"identifier": "FB", "model": "m"}, {"identifier": "fb", "model": "cm"}]) | {"collation": collation}
+    return document, [send(forced_snippets=[1])]
+
+
 def cases() -> list[dict]:
     return [
         *pair(case, "ceiling", "C144.1",
@@ -75,6 +83,18 @@ def cases() -> list[dict]:
                    *tagged("a,b", snippet(1, "editorContent", identifier="legal", tags="a"), snippet(2, "secretAdjacent", identifier=" LEGAL", tags="b"))),
               side("the second snippet's identifier starts with a no-break space, which trimming keeps, so it is another record and its class refuses the send.",
                    *tagged("a,b", snippet(1, "editorContent", identifier="legal", tags="a"), snippet(2, "secretAdjacent", identifier="\u00a0legal", tags="b")))),
+        *pair(case, "ceiling", "C144.4",
+              side('two snippets share sorting and the name "Same", listed uid 2 before uid 1: they keep the world\'s order, so uid 1, the later, is named.',
+                   *tagged("a", snippet(2, "sourceCode", name="Same", tags="a"), snippet(1, "sourceCode", name="Same", tags="a"))),
+              side('uid 2 is named "B" and uid 1 "A", so name order puts uid 2 later, and it is named.',
+                   *tagged("a", snippet(2, "sourceCode", name="B", tags="a"), snippet(1, "sourceCode", name="A", tags="a"))),
+              aspect="world-order"),
+        *pair(case, "ceiling", "C144.5",
+              side('the hidden snippet "X" comes first and is left out before any key is taken, so the visible "x" after it is kept and refuses the send.',
+                   *tagged("a", snippet(1, "publicContent", identifier="X", tags="a", hidden=True), snippet(2, "secretAdjacent", identifier="x", tags="a", sorting=1))),
+              side('the first snippet "X" is visible, so it takes the key "x" and the stricter "x" after it is the same record, dropped: permitted.',
+                   *tagged("a", snippet(1, "publicContent", identifier="X", tags="a"), snippet(2, "secretAdjacent", identifier="x", tags="a", sorting=1))),
+              aspect="hidden-first"),
         *pair(case, "ceiling", "C144.5",
               side("the tagged snippet is hidden, so the configuration's selection leaves it out and the send is undeclared.",
                    *tagged("ops", snippet(1, "secretAdjacent", tags="ops", hidden=True))),
@@ -95,6 +115,12 @@ def cases() -> list[dict]:
                    *forcing_snippet(identifier=" \t", name="Legal notes")),
               side("the snippet's identifier is a no-break space, which trimming keeps, so it names the snippet and the display name is not used.",
                    *forcing_snippet(identifier="\u00a0", name="Legal notes"))),
+        *pair(case, "ceiling", "C144.8",
+              side('the snippet\'s identifier holds a quote and a backslash, and it is named with them as stored, nothing escaped.',
+                   *forcing_snippet(identifier='say "hi"\\now')),
+              side('the quote and backslash are in its display name, which an identifier that is not blank leaves unused: it is named snippet "s1".',
+                   *forcing_snippet(name='say "hi"\\now')),
+              aspect="quotes"),
         *pair(case, "ceiling", "C144.19",
               side('the installation compares case-insensitively, so "a" orders before "B" and the later of the two equally classified snippets, "B", is named.',
                    *collated("case-insensitive")),
@@ -105,6 +131,11 @@ def cases() -> list[dict]:
                    *falling_back("case-insensitive")),
               side('the installation compares as stored, so "legal" finds no configuration and the entry adds externalGlobal, which refuses the send.',
                    *falling_back("case-sensitive")), aspect="fallback"),
+        *pair(case, "ceiling", "C144.19",
+              side('case-insensitively the entry "fb" finds "FB", the first of the world\'s "FB" and "fb", local: the exact match after it is not looked for, and the send is permitted.',
+                   *falling_back_twice("case-insensitive")),
+              side('compared as stored, "fb" finds only "fb", on the externalGlobal model, so the send is refused.', *falling_back_twice("case-sensitive")),
+              aspect="first-match"),
         *pair(case, "ceiling", "C155.1",
               side("a system prompt of one space is text, not the empty prompt, so its class is listed and refuses the send.",
                    world(configuration={"system_prompt": " ", "system_prompt_class": "secretAdjacent"}), [send()]),

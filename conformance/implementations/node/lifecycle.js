@@ -21,12 +21,13 @@ function lookupEnabled(records, uids, kind) {
   return lookupExisting(records, uids).filter((record) => field(record, ENABLED_FIELD[kind], true));
 }
 
-// C165.6: before ADR-175 a resume filtered every skill by uid: each undeleted record once, in name order.
+// C165.6: before ADR-175 a resume filtered every skill by uid: each undeleted record once, in name order, by uid between equal names.
 function lookupAllByName(skills, uids) {
   const wanted = new Set(uids);
+  const byUid = (a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
   return skills
     .filter((skill) => wanted.has(skill.uid) && !isDeleted(skill))
-    .sort((a, b) => compareCodePoints(String(field(a, 'name', '')), String(field(b, 'name', ''))));
+    .sort((a, b) => compareCodePoints(String(field(a, 'name', '')), String(field(b, 'name', ''))) || byUid(a, b));
 }
 
 // C175.2: a composition path (playground send, dequeue) looks snippets up enabled-only; skills too from
