@@ -1,4 +1,4 @@
-# The two commands of the README's quick start, the input fuzzing at ten times its share, the suite with every core busy, the check of the built wheel and sdist, the benchmarks, how far the generators reach, mutation testing of the model, and a picture of the HTML report.
+# The two commands of the README's quick start, the input fuzzing at ten times its share, the suite with every core busy, the check of the built wheel and sdist, the benchmarks, how far the generators reach, mutation testing of the model, the wrong readings of the Node implementation, and a picture of the HTML report.
 # Each target creates the virtual environment it needs on first use.
 
 PYTHON ?= python3
@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test fuzz test-loaded package-check bench reach mutation report-screenshot clean
+.PHONY: demo test fuzz test-loaded package-check bench reach mutation variants report-screenshot clean
 
 # What pip and the build say goes to a log, shown only when the install fails: a first make demo stays a short tour.
 $(STAMP): pyproject.toml
@@ -42,6 +42,10 @@ reach: $(STAMP)
 
 mutation: $(STAMP)
 	$(BIN)/python -m gateproof.conformance.mutation
+
+# Every one-change variant of the Node implementation through the default verify campaign (needs node).
+variants: $(STAMP)
+	$(BIN)/python -m gateproof.conformance.mutation.variants
 
 # The HTML report of every built-in with 200 generated scenarios each, and a picture of it taken by headless Chromium.
 SHOT := gateproof-screenshot

@@ -1,0 +1,225 @@
+"""Wrong readings of the rules in another language: one-change variants of the Node implementation, each driven by verify.
+
+``python -m gateproof.conformance.mutation.variants`` (``make variants``).
+Mutants of the model measure the suite against changes made by the hands
+that wrote its generators; these measure it against the mistakes a team
+writing its own gateway from ``adr/`` makes. Each variant in
+``node_variants.json`` is the independent Node implementation with one
+reading of one rule changed, the way a developer reading the ADR might have
+read it: JavaScript's Unicode-aware ``trim`` where PHP's is ASCII-only,
+``<=`` for ``<`` at an expiry, an approval matched on fewer fields, a tie
+broken by uid. Its edits are literal replacements, each of a text that
+occurs exactly once in the implementation as it stands, so a variant that no
+longer applies fails loudly rather than testing something else.
+
+Every variant is copied into a folder of its own and driven by the default
+``verify`` campaign (stopped at its first disagreement). A variant verify
+passes is a survivor: a gap in the generators or the corpus, to be closed
+with the scenario that tells it apart. A few are listed as equivalent, with
+the reason no scenario can tell them from the implementation; one of those
+verify catches is reported too. Exit status: 0 when every variant not
+listed as equivalent is caught and none listed is, 1 otherwise, 2 for bad
+input (an unknown variant, node not on PATH).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import click
+import orjson
+from attrs import frozen
+
+NODE_SOURCES = Path(__file__).resolve().parents[1] / "implementations" / "node"
+VARIANTS_FILE = Path(__file__).resolve().parent / "node_variants.json"
+CAUGHT, SURVIVED, ERROR = "caught", "survived", "error"
+
+
+class VariantError(Exception):
+    """A variant that cannot be made from the implementation as it stands, said in one line."""
+
+
+@frozen
+class Edit:
+    file: str  # a file of the Node implementation
+    old: str  # text that occurs exactly once in it
+    new: str
+
+
+@frozen
+class Variant:
+    name: str
+    rule: str  # the rule id (or ids) the change reads otherwise
+    description: str
+    edits: tuple[Edit, ...]
+    equivalent: str | None = None  # why no scenario tells it apart, for the few listed so
+
+
+@frozen
+class Outcome:
+    variant: Variant
+    status: str  # caught, survived or error
+    seconds: float
+    failed: int = 0
+    first: str = ""  # the first scenario verify failed it on
+    detail: str = ""
+
+
+def read_variants(path: Path = VARIANTS_FILE) -> list[Variant]:
+    return [Variant(v["name"], v["rule"], v["description"], tuple(Edit(**e) for e in v["edits"]), v.get("equivalent"))
+            for v in orjson.loads(path.read_bytes())]
+
+
+def changed_files(variant: Variant, sources: Path = NODE_SOURCES) -> dict[str, str]:
+    """Each file the variant changes, with its text after every edit; VariantError when an edit's text is not there exactly once."""
+    texts: dict[str, str] = {}
+    for edit in variant.edits:
+        text = texts.get(edit.file)
+        if text is None:
+            try:
+                text = (sources / edit.file).read_text(encoding="utf-8")
+            except OSError as error:
+                raise VariantError(f"{variant.name}: cannot read {edit.file}: {error.strerror}") from None
+        found = text.count(edit.old)
+        if found != 1 or edit.old == edit.new:
+            why = "makes no change" if edit.old == edit.new else f"replaces a text found {found} times in it, not once"
+            raise VariantError(f"{variant.name}: an edit of {edit.file} {why}")
+        texts[edit.file] = text.replace(edit.old, edit.new)
+    return texts
+
+
+def made(variant: Variant, folder: Path, sources: Path = NODE_SOURCES) -> Path:
+    """The variant written into ``folder`` (the whole implementation, its files changed); its entry point."""
+    shutil.copytree(sources, folder)
+    for name, text in changed_files(variant, sources).items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder / "gateproof-node.js"
+
+
+def _first_failure(results: Path) -> str:
+    try:
+        lines = results.read_bytes().splitlines()
+    except OSError:
+        return ""
+    verdicts = (r for r in map(orjson.loads, lines) if r.get("record") == "verdict")
+    return next((r["scenario"] for r in verdicts if r["status"] != "passed"), "")
+
+
+def drive(variant: Variant, work: Path, examples: int | None = None, corpus: bool = True, timeout: float = 300.0) -> Outcome:
+    """The default verify campaign against one variant (its generated scenarios alone without ``corpus``), stopped at its first disagreement."""
+    entry = made(variant, work / "node")
+    out = work / "verify"
+    command = [sys.executable, "-m", "gateproof.conformance.cli", "verify", "-x", "--out", str(out), "--report", "json"]
+    if examples is not None:
+        command += ["--examples", str(examples)]
+    if not corpus:
+        command.append("--no-corpus")
+    started = time.monotonic()
+    try:
+        done = subprocess.run([*command, "--", "node", str(entry)], capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return Outcome(variant, ERROR, time.monotonic() - started, detail=f"verify ran past {timeout:g}s")
+    seconds = time.monotonic() - started
+    if done.returncode not in (0, 1):
+        tail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
+        return Outcome(variant, ERROR, seconds, detail=f"verify exited {done.returncode}: {tail[0]}")
+    [tally] = orjson.loads((out / "report.json").read_bytes())["implementations"]
+    status = CAUGHT if done.returncode == 1 else SURVIVED
+    return Outcome(variant, status, seconds, tally.get("failed", 0), _first_failure(out / "results.jsonl"))
+
+
+def drive_all(variants: list[Variant], jobs: int = 1, examples: int | None = None, corpus: bool = True, report=lambda outcome: None) -> list[Outcome]:
+    """Every variant driven, ``jobs`` at a time, each in a folder of its own; the outcomes in the variants' order."""
+    with tempfile.TemporaryDirectory(prefix="gateproof-variants-") as root:
+        def one(numbered: tuple[int, Variant]) -> Outcome:
+            number, variant = numbered
+            outcome = drive(variant, Path(root) / str(number), examples, corpus)
+            report(outcome)
+            return outcome
+
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            return list(pool.map(one, enumerate(variants)))
+
+
+def problems(outcomes: list[Outcome]) -> list[str]:
+    """What needs work: a variant verify passes, one listed as equivalent that it catches, one it could not drive."""
+    found = []
+    for outcome in outcomes:
+        variant = outcome.variant
+        if outcome.status == ERROR:
+            found.append(f"{variant.name}: not driven: {outcome.detail}")
+        elif outcome.status == SURVIVED and variant.equivalent is None:
+            found.append(f"{variant.name} survived [{variant.rule}]: {variant.description}")
+        elif outcome.status == CAUGHT and variant.equivalent is not None:
+            found.append(f"{variant.name} is listed as equivalent but was caught, by {outcome.first}: take it off the list")
+    return found
+
+
+def summary(outcomes: list[Outcome]) -> list[str]:
+    """Per family of rules, and in all: variants, caught, survived, equivalent; with the median seconds to catch."""
+    def family(outcome: Outcome) -> str:
+        return "gateway" if outcome.variant.rule.startswith("G") else "ceiling and lifecycle"  # C and S rules: a ceiling story
+
+    lines = [f"{'rules':<22} {'variants':>8} {'caught':>7} {'survived':>9} {'equivalent':>11}"]
+    for name in sorted({family(o) for o in outcomes}) + ["all"]:
+        chosen = [o for o in outcomes if name == "all" or family(o) == name]
+        count = Counter("equivalent" if o.variant.equivalent is not None and o.status == SURVIVED else o.status for o in chosen)
+        lines.append(f"{name:<22} {len(chosen):>8} {count[CAUGHT]:>7} {count[SURVIVED]:>9} {count['equivalent']:>11}")
+    seconds = sorted(o.seconds for o in outcomes if o.status == CAUGHT)
+    if seconds:
+        lines.append(f"a caught variant took {seconds[len(seconds) // 2]:.1f}s of verify (median), at most {seconds[-1]:.1f}s")
+    return lines
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--variant", "names", multiple=True, help="Only this variant (repeat for more).")
+@click.option("--jobs", type=click.IntRange(1, 16), default=1, show_default=True, help="Variants driven at once (each verify runs two processes).")
+@click.option("--examples", type=click.IntRange(min=0), default=None, help="verify's --examples (default: verify's own).")
+@click.option("--corpus/--no-corpus", default=True, help="--no-corpus: the generated scenarios alone, to measure the generators.")
+@click.option("--list", "listing", is_flag=True, help="List the variants (name, rule, change) without driving them.")
+def main(names: tuple[str, ...], jobs: int, examples: int | None, corpus: bool, listing: bool) -> None:
+    """Drive every one-change variant of the Node implementation with the default verify campaign."""
+    variants = read_variants()
+    unknown = sorted(set(names) - {v.name for v in variants})
+    try:
+        if unknown:
+            raise VariantError(f"--variant {unknown[0]}: no such variant in {VARIANTS_FILE.name} (see --list)")
+        chosen = [v for v in variants if not names or v.name in names]
+        for variant in chosen:
+            changed_files(variant)
+    except VariantError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(2)
+    if listing:
+        for variant in chosen:
+            click.echo(f"{variant.name}  [{variant.rule}]  {variant.description}")
+        return
+    if shutil.which("node") is None:
+        click.echo("error: node is not on PATH: the variants are of the Node implementation", err=True)
+        sys.exit(2)
+
+    def report(outcome: Outcome) -> None:
+        found = f", {outcome.failed} failed, first {outcome.first}" if outcome.status == CAUGHT else (f": {outcome.detail}" if outcome.detail else "")
+        click.echo(f"{outcome.variant.name}: {outcome.status} in {outcome.seconds:.1f}s{found}")
+
+    started = time.monotonic()
+    outcomes = drive_all(chosen, jobs, examples, corpus, report)
+    click.echo("")
+    for line in summary(outcomes):
+        click.echo(line)
+    click.echo(f"{len(outcomes)} variants in {time.monotonic() - started:.0f}s")
+    found = problems(outcomes)
+    for line in found:
+        click.echo(line)
+    sys.exit(1 if found else 0)
+
+
+if __name__ == "__main__":
+    main()

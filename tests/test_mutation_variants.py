@@ -1,0 +1,65 @@
+"""The one-change variants of the Node implementation: each applies to it as it stands, and verify catches what it must.
+
+Driving every variant takes minutes (``make variants``); here each is only
+made, and a few are driven: one of each family that verify must catch, and
+one listed as equivalent, which it must pass.
+"""
+
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from gateproof.conformance.mutation import variants
+from gateproof.conformance.mutation.variants import (CAUGHT, SURVIVED, Edit, Outcome, Variant, VariantError, changed_files, drive_all,
+                                                     main, problems, read_variants)
+
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
+VARIANTS = read_variants()
+BY_NAME = {v.name: v for v in VARIANTS}
+
+
+def test_the_catalogue_names_each_variant_once_with_its_rule_and_a_reason_for_each_equivalent():
+    assert len(BY_NAME) == len(VARIANTS) >= 150
+    assert all(v.rule[:1] in "CGS" and v.description and v.edits for v in VARIANTS)
+    assert sum(v.equivalent is not None for v in VARIANTS) <= len(VARIANTS) // 20  # at most 5% set aside as equivalent
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_each_variant_changes_the_implementation_as_it_stands(variant):
+    texts = changed_files(variant)
+    assert texts and all((variants.NODE_SOURCES / name).read_text(encoding="utf-8") != text for name, text in texts.items())
+
+
+def test_an_edit_whose_text_is_gone_or_found_twice_is_refused_in_one_line(tmp_path):
+    (tmp_path / "a.js").write_text("x = 1;\nx = 1;\n", encoding="utf-8")
+    for old, why in (("y = 2;", "found 0 times"), ("x = 1;", "found 2 times"), ("x = 1;\nx", None)):
+        variant = Variant("v", "C144.9", "d", (Edit("a.js", old, old if why is None else "z"),))
+        with pytest.raises(VariantError, match=why or "makes no change"):
+            changed_files(variant, tmp_path)
+
+
+def test_what_needs_work_is_a_survivor_and_an_equivalent_one_caught_never_a_caught_one():
+    wrong, same = VARIANTS[0], next(v for v in VARIANTS if v.equivalent is not None)
+    found = problems([Outcome(wrong, SURVIVED, 1.0), Outcome(same, CAUGHT, 1.0, 1, "x"), Outcome(wrong, CAUGHT, 1.0, 1, "x"), Outcome(same, SURVIVED, 1.0)])
+    assert found == [f"{wrong.name} survived [{wrong.rule}]: {wrong.description}",
+                     f"{same.name} is listed as equivalent but was caught, by x: take it off the list"]
+
+
+@needs_node
+def test_verify_catches_a_wrong_reading_of_each_family_and_passes_one_listed_as_equivalent():
+    chosen = [BY_NAME["fold-first-wins-tie"], BY_NAME["approval-any-tool"], BY_NAME["less-trusted-tie-second"]]
+    outcomes = drive_all(chosen)
+    assert [o.status for o in outcomes] == [CAUGHT, CAUGHT, SURVIVED] and problems(outcomes) == []
+    assert outcomes[1].first == "gw.boundary.g002.5.tool.applies"
+
+
+def test_an_unknown_variant_is_one_line_and_status_2():
+    result = CliRunner().invoke(main, ["--variant", "nope"])
+    assert result.exit_code == 2 and result.output.strip() == "error: --variant nope: no such variant in node_variants.json (see --list)"
+
+
+def test_the_list_names_every_variant_with_its_rule():
+    result = CliRunner().invoke(main, ["--list"])
+    lines = result.output.splitlines()
+    assert result.exit_code == 0 and len(lines) == len(VARIANTS) and lines[0].startswith(f"{VARIANTS[0].name}  [{VARIANTS[0].rule}]")
