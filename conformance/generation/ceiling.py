@@ -252,20 +252,34 @@ def side_corners(d: Draw, document: dict) -> None:
     A fourth configuration copying c1 under another identifier, mostly listed
     before it; a snippet twinned with another under its identifier in the
     other case, hidden where the other is not (C144.5: a hidden one reached
-    first takes no key); and snippets or skills listed out of uid order, so the
-    world's order (C144.4) and uid order (C165.6) are told apart.
+    first takes no key); a snippet tied with another on sorting and name (or a
+    name only a case-insensitive collation equals), listed before it though its
+    uid is later; and snippets or skills listed out of uid order, so the
+    world's order (C144.4) and uid order (C165.6) are told apart. A world with
+    the configuration C1 is often case-insensitive, with c0 falling back to c1,
+    so the first match in the world's order is what a fallback finds (C144.19).
     """
     side = d.side
     configurations, snippets = document["configurations"], document["snippets"]
     if side.random() < 0.15:
         twin = {**configurations[1], "identifier": side.choice(TWIN_CONFIGURATIONS), "model": side.choice(MODELS)}
         configurations.insert(1 if side.random() < 0.8 else len(configurations), twin)
+        if twin["identifier"] == "C1" and side.random() < 0.6:
+            document["collation"] = "case-insensitive"
+            configurations[0]["fallbacks"] = [*configurations[0].get("fallbacks", []), "c1"]
     if snippets and side.random() < 0.15:
         position = side.randrange(len(snippets))
         original = snippets[position]
         twin = {**original, "uid": len(snippets) + 1, "identifier": str(original.get("identifier", "")).swapcase(),
                 "hidden": not original.get("hidden", False), "data_class": side.choice(CLASSES)}
         snippets.insert(position if side.random() < 0.7 else position + 1, twin)
+    if snippets and side.random() < 0.2:
+        position = side.randrange(len(snippets))
+        original = snippets[position]
+        name = str(original.get("name", ""))
+        tie = {**original, "uid": len(snippets) + 1, "identifier": f"t{len(snippets) + 1}", "name": name.swapcase() if side.random() < 0.4 else name,
+               "hidden": False, "deleted": False, "active": True}
+        snippets.insert(position, tie)
     for table in ("snippets", "skills"):
         if side.random() < 0.3:
             side.shuffle(document[table])
@@ -276,7 +290,7 @@ def scenarios_on_a_world(d: Draw, rules: str, first: int) -> list[dict]:
     shared = world(d)
     side_corners(d, shared)
     chosen = collation(d)
-    if chosen is not None:
+    if chosen is not None and "collation" not in shared:
         shared["collation"] = chosen
     return [ceiling_scenario(d, rules, number, shared) for number in range(first, first + SCENARIOS_A_WORLD)]
 

@@ -48,7 +48,8 @@ BAD_VALUES = ("", "x" * (ARGUMENT_MAX_LENGTH + 1), 1, 1.5, True, None, ["CASE-1"
 #: A first value of a key written twice that is no identifier at all: the whole document is then walked value by value (S001.12).
 TWICE_FIRST = (1.5, 7, None, True)
 #: Ids that are identifiers but name no record, or name one only to a reader that trims or folds case.
-NEAR_IDS = ("CASE-404", "case-1", " CASE-1", "CASE-1\u00a0", "x" * ARGUMENT_MAX_LENGTH, "Review-Queue", "nowhere", "\u00c9", "CASE\u0301-3")
+NEAR_IDS = ("CASE-404", "case-1", " CASE-1", "CASE-1\u00a0", "x" * ARGUMENT_MAX_LENGTH, "Review-Queue", "nowhere", "\u00c9", "CASE\u0301-3",
+            "\U0001d49e" * ARGUMENT_MAX_LENGTH)  # 128 characters beyond the BMP: 256 UTF-16 units, still an identifier (G001.5)
 
 
 def session(d: Draw, sid: str) -> dict:
