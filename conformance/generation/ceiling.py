@@ -268,14 +268,12 @@ def side_corners(d: Draw, document: dict) -> None:
             document["collation"] = "case-insensitive"
             configurations[0]["fallbacks"] = [*configurations[0].get("fallbacks", []), "c1"]
     if snippets and side.random() < 0.15:
-        position = side.randrange(len(snippets))
-        original = snippets[position]
+        position, original = _copied_snippet(side, snippets)
         twin = {**original, "uid": len(snippets) + 1, "identifier": str(original.get("identifier", "")).swapcase(),
                 "hidden": not original.get("hidden", False), "data_class": side.choice(CLASSES)}
         snippets.insert(position if side.random() < 0.7 else position + 1, twin)
     if snippets and side.random() < 0.2:
-        position = side.randrange(len(snippets))
-        original = snippets[position]
+        position, original = _copied_snippet(side, snippets)
         name = str(original.get("name", ""))
         tie = {**original, "uid": len(snippets) + 1, "identifier": f"t{len(snippets) + 1}", "name": name.swapcase() if side.random() < 0.4 else name,
                "hidden": False, "deleted": False, "active": True}
@@ -283,6 +281,12 @@ def side_corners(d: Draw, document: dict) -> None:
     for table in ("snippets", "skills"):
         if side.random() < 0.3:
             side.shuffle(document[table])
+
+
+def _copied_snippet(side, snippets: list[dict]) -> tuple[int, dict]:
+    """A snippet the side stream chooses to copy, and its position."""
+    position = side.randrange(len(snippets))
+    return position, snippets[position]
 
 
 def scenarios_on_a_world(d: Draw, rules: str, first: int) -> list[dict]:

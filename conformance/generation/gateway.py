@@ -272,7 +272,8 @@ def gateway_scenario(d: Draw, rules: str, number: int) -> dict:
         last = steps[-1] if steps else {}
         if last.get("op") == "call" and d.chance(0.6 if "idempotency_key" in last else 0.2):
             again = dict(last)  # the same call again: a replay (G002.2 when its key is bound), a second count against the limit
-            twins = [s["id"] for s in w["sessions"] if s["user"] == session_user(w, last["session"]) and s["id"] != last["session"]]
+            user = session_user(w, last["session"])
+            twins = [s["id"] for s in w["sessions"] if s["user"] == user and s["id"] != last["session"]]
             if twins and d.chance(0.3):  # or the same arguments from another session of the same user: another action (G002.3)
                 again.update(session=d.pick(twins))
             elif d.chance(0.6):  # or the same key on another action (G002.3 when it is bound)

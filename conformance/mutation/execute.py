@@ -69,7 +69,7 @@ def verify_command(mutant_id: str, folder: Path, settings: VerifySettings) -> li
     return [*command, "--", sys.executable, "-m", "gateproof.conformance.mutation.serve", mutant_id]
 
 
-def _json_lines(path: Path) -> list[dict]:
+def json_lines(path: Path) -> list[dict]:
     try:
         return _json_lines_of(path.read_bytes().splitlines())
     except OSError:
@@ -115,9 +115,9 @@ def _is_wrong(entry: dict) -> bool:
 
 def classify(mutant_id: str, exit_code: int | None, cut_short: str, seconds: float, folder: Path) -> Finding:
     """The finding from what one verify run left: its exit status (None when ``cut_short`` says why it was stopped) and its files."""
-    failure = first_failure(_json_lines(folder / "results.jsonl"))
+    failure = first_failure(json_lines(folder / "results.jsonl"))
     if exit_code == 1 or (exit_code is None and failure is not None):
-        to_catch = scenarios_to_catch(_json_lines(folder / "journal.jsonl"))
+        to_catch = scenarios_to_catch(json_lines(folder / "journal.jsonl"))
         counterexample, phase = (failure.get("scenario"), failure.get("phase")) if failure else (None, None)
         return Finding(mutant_id, CAUGHT, seconds, to_catch, counterexample, phase, cut_short)
     if exit_code == 0:

@@ -37,6 +37,8 @@ import click
 import orjson
 from attrs import frozen
 
+from .execute import first_failure, json_lines
+
 NODE_SOURCES = Path(__file__).resolve().parents[1] / "implementations" / "node"
 VARIANTS_FILE = Path(__file__).resolve().parent / "node_variants.json"
 CAUGHT, SURVIVED, ERROR = "caught", "survived", "error"
@@ -103,15 +105,6 @@ def made(variant: Variant, folder: Path, sources: Path = NODE_SOURCES) -> Path:
     return folder / "gateproof-node.js"
 
 
-def _first_failure(results: Path) -> str:
-    try:
-        lines = results.read_bytes().splitlines()
-    except OSError:
-        return ""
-    verdicts = (r for r in map(orjson.loads, lines) if r.get("record") == "verdict")
-    return next((r["scenario"] for r in verdicts if r["status"] != "passed"), "")
-
-
 def drive(variant: Variant, work: Path, examples: int | None = None, corpus: bool = True, timeout: float = 300.0) -> Outcome:
     """The default verify campaign against one variant (its generated scenarios alone without ``corpus``), stopped at its first disagreement."""
     entry = made(variant, work / "node")
@@ -132,7 +125,8 @@ def drive(variant: Variant, work: Path, examples: int | None = None, corpus: boo
         return Outcome(variant, ERROR, seconds, detail=f"verify exited {done.returncode}: {tail[0]}")
     [tally] = orjson.loads((out / "report.json").read_bytes())["implementations"]
     status = CAUGHT if done.returncode == 1 else SURVIVED
-    return Outcome(variant, status, seconds, tally.get("failed", 0), _first_failure(out / "results.jsonl"))
+    failure = first_failure(json_lines(out / "results.jsonl")) or {}
+    return Outcome(variant, status, seconds, tally.get("failed", 0), failure.get("scenario", ""))
 
 
 def drive_all(variants: list[Variant], jobs: int = 1, examples: int | None = None, corpus: bool = True, report=lambda outcome: None) -> list[Outcome]:
