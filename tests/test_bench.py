@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 from gateproof.conformance.bench.figures import bench_jsonl
@@ -44,3 +45,14 @@ def test_the_world_change_benchmark_times_both_kinds_on_two_sizes_and_prints_the
     assert "on 20 and on 200 stored records" in printed[0]
     assert [line.split()[0] for line in printed[1:]] == ["gateway", "ceiling"]
     assert all(re.search(r"µs each, +[0-9.]+ µs each  ratio [0-9.]+x$", line) for line in printed[1:]), printed
+
+
+def test_the_figures_name_the_interpreter_they_are_measured_on():
+    import platform
+    import sys
+
+    from gateproof.conformance.bench.figures import interpreter
+
+    named = interpreter()
+    assert named.startswith(f"{platform.python_implementation()} {platform.python_version()} at ")
+    assert os.path.realpath(sys.executable) in named
