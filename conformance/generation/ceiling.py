@@ -257,7 +257,9 @@ def side_corners(d: Draw, document: dict) -> None:
     uid is later; and snippets or skills listed out of uid order, so the
     world's order (C144.4) and uid order (C165.6) are told apart. A world with
     the configuration C1 is often case-insensitive, with c0 falling back to c1,
-    so the first match in the world's order is what a fallback finds (C144.19).
+    so the first match in the world's order is what a fallback finds (C144.19);
+    one with the configuration ä often has c0 fall back to Ä, which only a
+    Unicode-aware lowercase finds (C094.9).
     """
     side = d.side
     configurations, snippets = document["configurations"], document["snippets"]
@@ -267,6 +269,8 @@ def side_corners(d: Draw, document: dict) -> None:
         if twin["identifier"] == "C1" and side.random() < 0.6:
             document["collation"] = "case-insensitive"
             configurations[0]["fallbacks"] = [*configurations[0].get("fallbacks", []), "c1"]
+        elif twin["identifier"] == "\u00e4" and side.random() < 0.6:
+            configurations[0]["fallbacks"] = [*configurations[0].get("fallbacks", []), "\u00c4"]
     if snippets and side.random() < 0.15:
         position, original = _copied_snippet(side, snippets)
         twin = {**original, "uid": len(snippets) + 1, "identifier": str(original.get("identifier", "")).swapcase(),

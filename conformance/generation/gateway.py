@@ -12,7 +12,8 @@ its first value another record's id (G001.17). Half the worlds are laid for one 
 exact or off by its tool, user, an added field or a decomposed letter), which
 calls then make, replay under their key, and meet changes that undo before
 the write: a revocation with another change, or the clock moved onto the
-approval's expiry.
+approval's expiry. Some stories end in a burst of one call at the rate
+limit's window edge.
 """
 
 from __future__ import annotations
@@ -258,6 +259,24 @@ def call(d: Draw, world: dict, keys: list[str]) -> dict:
     return step
 
 
+def burst(side, world: dict, steps: list[dict]) -> list[dict]:
+    """G002.4 at its window's edge, from the side stream: a call made as often as the limit allows, as often again a
+    second later (each refused as rate_limited, and so not counted), then once more when the first ones have just left
+    the window (or a second before, or after, the second ones have too).
+    """
+    made = [step for step in steps if step["op"] == "call"]
+    limit = world["rate_limit"]
+    if not made or limit["window"] < 2:
+        return []
+    last = made[-1]
+    again = {"op": "call", "session": last["session"], "tool": last["tool"], "arguments": last["arguments"]}
+    window = limit["window"]
+    wait = window - 1 if side.random() < 0.6 else side.choice([window - 2, window])
+    calls = [dict(again) for _ in range(2 * limit["calls"] + 1)]  # each its own step: a reducer may change one
+    return [*calls[:limit["calls"]], {"op": "advance_clock", "seconds": 1}, *calls[limit["calls"]:-1],
+            {"op": "advance_clock", "seconds": wait}, calls[-1]]
+
+
 def session_user(world: dict, sid: str) -> str | None:
     return next((s["user"] for s in world["sessions"] if s["id"] == sid), None)
 
@@ -283,6 +302,8 @@ def gateway_scenario(d: Draw, rules: str, number: int) -> dict:
             steps.append(again)
         else:
             steps.append(laid_call(d, w, laid, keys) if laid and d.chance(0.5) else call(d, w, keys))
+    if "rate_limit" in w and "clock" in w and d.side.random() < 0.15:
+        steps.extend(burst(d.side, w, steps))
     document = {"gateproof": 1, "kind": "gateway", "id": f"generated.{rules.replace('+', '.')}.{number}", "rules": rules, "world": w, "steps": steps}
     if rules == DEFAULT_GATEWAY_VERSION and d.chance(0.1):
         del document["rules"]  # a document that names no version is decided under the default (S001.1)
