@@ -256,8 +256,9 @@ def side_corners(d: Draw, document: dict) -> None:
     name only a case-insensitive collation equals), listed before it though its
     uid is later; and snippets or skills listed out of uid order, so the
     world's order (C144.4) and uid order (C165.6) are told apart. A world with
-    the configuration C1 is often case-insensitive, with c0 falling back to c1,
-    so the first match in the world's order is what a fallback finds (C144.19);
+    the configuration C1 has c0 and c2 fall back to c1, and is often case-insensitive,
+    so the first match in the world's order is what a fallback finds (C144.19),
+    and otherwise only the exact identifier (C094.10);
     one with the configuration ä often has c0 fall back to Ä, which only a
     Unicode-aware lowercase finds (C094.9).
     """
@@ -266,9 +267,16 @@ def side_corners(d: Draw, document: dict) -> None:
     if side.random() < 0.15:
         twin = {**configurations[1], "identifier": side.choice(TWIN_CONFIGURATIONS), "model": side.choice(MODELS)}
         configurations.insert(1 if side.random() < 0.8 else len(configurations), twin)
-        if twin["identifier"] == "C1" and side.random() < 0.6:
-            document["collation"] = "case-insensitive"
-            configurations[0]["fallbacks"] = [*configurations[0].get("fallbacks", []), "c1"]
+        if twin["identifier"] == "C1":
+            # c0 and c2 fall back to c1: a case-insensitive collation finds C1, listed first (C144.19), a case-sensitive
+            # one c1 alone (C094.10). Which one is found shows in the zone when the configuration falls back to nothing
+            # else and, often, is served by C1's model: c1's zone then decides whether a send can reach a less trusted one.
+            for other in (c for c in configurations if c["identifier"] in ("c0", "c2")):
+                other["fallbacks"] = ["c1"] if side.random() < 0.6 else [*other.get("fallbacks", []), "c1"]
+                if side.random() < 0.5:
+                    other["model"] = twin["model"]
+            if side.random() < 0.6:
+                document["collation"] = "case-insensitive"
         elif twin["identifier"] == "\u00e4" and side.random() < 0.6:
             configurations[0]["fallbacks"] = [*configurations[0].get("fallbacks", []), "\u00c4"]
     if snippets and side.random() < 0.15:
