@@ -17,13 +17,11 @@ from gateproof.model.versions import DEFAULT_VERSION
 from .corners import (CLASS_CORNERS, CLASSES, IDENTIFIERS, NAMES, QUEUED_UID_CORNERS, REQUEST_UID_CORNERS, STATE_UID_CORNERS,
                       SWITCHES, TAGS, USER_UIDS, ZONE_CORNERS, ZONES)
 from .draw import Draw
+from .side_corners import side_corners
 
 CANARY = "CANARY-7f3a"
 PROVIDERS, MODELS, CONFIGURATIONS = ("p0", "p1", "p2"), ("m0", "m1", "m2"), ("c0", "c1", "c2")
 FALLBACKS = ["c0", "c1", "c2", "c1", "c2", " C1 ", "C2", "\u00a0c1", "c2\x0b", "\x00c1", "\u00c4", "", "gone", 7, None, ["c1"]]
-#: Identifiers of a fourth configuration: one only a case-insensitive collation equals to c1, which the world lists
-#: first (C144.19); one with a space kept in the system prompt's name (C155.2); one a Unicode-aware lowercase of Ä finds (C094.9).
-TWIN_CONFIGURATIONS = ("C1", " c1", "\u00e4")
 TEXTS = ["", " ", f"{CANARY} text", CANARY]
 MAX_UID = 4
 #: Scenarios drawn on each world. Drawing and reading a world cost about two thirds of what running a
@@ -244,61 +242,6 @@ def collation(d: Draw) -> str | None:
     """
     roll = d.side.random()
     return None if roll >= 0.2 else ("case-insensitive" if roll < 0.1 else "case-sensitive")
-
-
-def side_corners(d: Draw, document: dict) -> None:
-    """Corners of the world drawn from the side stream, so the main stream is what it was without them.
-
-    A fourth configuration copying c1 under another identifier, mostly listed
-    before it; a snippet twinned with another under its identifier in the
-    other case, hidden where the other is not (C144.5: a hidden one reached
-    first takes no key); a snippet tied with another on sorting and name (or a
-    name only a case-insensitive collation equals), listed before it though its
-    uid is later; and snippets or skills listed out of uid order, so the
-    world's order (C144.4) and uid order (C165.6) are told apart. A world with
-    the configuration C1 has c0 and c2 fall back to c1, and is often case-insensitive,
-    so the first match in the world's order is what a fallback finds (C144.19),
-    and otherwise only the exact identifier (C094.10);
-    one with the configuration ä often has c0 fall back to Ä, which only a
-    Unicode-aware lowercase finds (C094.9).
-    """
-    side = d.side
-    configurations, snippets = document["configurations"], document["snippets"]
-    if side.random() < 0.15:
-        twin = {**configurations[1], "identifier": side.choice(TWIN_CONFIGURATIONS), "model": side.choice(MODELS)}
-        configurations.insert(1 if side.random() < 0.8 else len(configurations), twin)
-        if twin["identifier"] == "C1":
-            # c0 and c2 fall back to c1: a case-insensitive collation finds C1, listed first (C144.19), a case-sensitive
-            # one c1 alone (C094.10). Which one is found shows in the zone when the configuration falls back to nothing
-            # else and, often, is served by C1's model: c1's zone then decides whether a send can reach a less trusted one.
-            for other in (c for c in configurations if c["identifier"] in ("c0", "c2")):
-                other["fallbacks"] = ["c1"] if side.random() < 0.6 else [*other.get("fallbacks", []), "c1"]
-                if side.random() < 0.5:
-                    other["model"] = twin["model"]
-            if side.random() < 0.6:
-                document["collation"] = "case-insensitive"
-        elif twin["identifier"] == "\u00e4" and side.random() < 0.6:
-            configurations[0]["fallbacks"] = [*configurations[0].get("fallbacks", []), "\u00c4"]
-    if snippets and side.random() < 0.15:
-        position, original = _copied_snippet(side, snippets)
-        twin = {**original, "uid": len(snippets) + 1, "identifier": str(original.get("identifier", "")).swapcase(),
-                "hidden": not original.get("hidden", False), "data_class": side.choice(CLASSES)}
-        snippets.insert(position if side.random() < 0.7 else position + 1, twin)
-    if snippets and side.random() < 0.2:
-        position, original = _copied_snippet(side, snippets)
-        name = str(original.get("name", ""))
-        tie = {**original, "uid": len(snippets) + 1, "identifier": f"t{len(snippets) + 1}", "name": name.swapcase() if side.random() < 0.4 else name,
-               "hidden": False, "deleted": False, "active": True}
-        snippets.insert(position, tie)
-    for table in ("snippets", "skills"):
-        if side.random() < 0.3:
-            side.shuffle(document[table])
-
-
-def _copied_snippet(side, snippets: list[dict]) -> tuple[int, dict]:
-    """A snippet the side stream chooses to copy, and its position."""
-    position = side.randrange(len(snippets))
-    return position, snippets[position]
 
 
 def scenarios_on_a_world(d: Draw, rules: str, first: int) -> list[dict]:

@@ -1,0 +1,78 @@
+"""Corners of a trust-ceiling world drawn from the draw's side stream, added after the main stream was fixed.
+
+Drawing them from a stream of their own leaves every draw of the main
+stream as it was: a seed's scenarios keep their steps, and only the worlds
+a corner lands on change.
+"""
+
+from __future__ import annotations
+
+from .corners import CLASSES
+from .draw import Draw
+
+#: Identifiers of a fourth configuration: one only a case-insensitive collation equals to c1, which the world lists
+#: first (C144.19); one with a space kept in the system prompt's name (C155.2); one a Unicode-aware lowercase of Ä finds (C094.9).
+TWIN_CONFIGURATIONS = ("C1", " c1", "\u00e4")
+#: The fallback entry that finds a twin only under some readings: c1 finds C1, listed first, under a case-insensitive
+#: collation (C144.19) and c1 alone under a case-sensitive one (C094.10); Ä finds ä only when lowercased beyond ASCII (C094.9).
+TWIN_FALLBACKS = {"C1": "c1", "\u00e4": "\u00c4"}
+
+
+def side_corners(d: Draw, document: dict) -> None:
+    """Corners of the world drawn from the side stream, so the main stream is what it was without them.
+
+    A fourth configuration copying c1 under another identifier, mostly listed
+    before it; a snippet twinned with another under its identifier in the
+    other case, hidden where the other is not (C144.5: a hidden one reached
+    first takes no key); a snippet tied with another on sorting and name (or a
+    name only a case-insensitive collation equals), both selected and mostly
+    declaring a strict class, listed before it though its uid is later (after
+    it, where its name sorts first as stored); and snippets or skills listed
+    out of uid order, so the world's order (C144.4) and uid order (C165.6) are
+    told apart. A world with
+    the configuration C1 or ä has c0 and c2 fall back to the entry in
+    :data:`TWIN_FALLBACKS`, and one with C1 is often case-insensitive.
+    """
+    side = d.side
+    configurations, snippets = document["configurations"], document["snippets"]
+    if side.random() < 0.15:
+        models = [model["identifier"] for model in document["models"]]
+        twin = {**configurations[1], "identifier": side.choice(TWIN_CONFIGURATIONS), "model": side.choice(models)}
+        configurations.insert(1 if side.random() < 0.8 else len(configurations), twin)
+        entry = TWIN_FALLBACKS.get(twin["identifier"])
+        if entry is not None:
+            # c0 and c2 fall back to the entry alone, mostly through the twin's own model: which configuration the
+            # entry finds, if any, then decides whether a send can reach a less trusted zone than the twin's.
+            for other in (c for c in configurations if c["identifier"] in ("c0", "c2")):
+                other["fallbacks"] = [entry] if side.random() < 0.8 else [*other.get("fallbacks", []), entry]
+                if side.random() < 0.7:
+                    other["model"] = twin["model"]
+            if twin["identifier"] == "C1" and side.random() < 0.6:
+                document["collation"] = "case-insensitive"
+    if snippets and side.random() < 0.15:
+        position, original = _copied_snippet(side, snippets)
+        twin = {**original, "uid": len(snippets) + 1, "identifier": str(original.get("identifier", "")).swapcase(),
+                "hidden": not original.get("hidden", False), "data_class": side.choice(CLASSES)}
+        snippets.insert(position if side.random() < 0.7 else position + 1, twin)
+    if snippets and side.random() < 0.2:
+        position, original = _copied_snippet(side, snippets)
+        name = str(original.get("name", ""))
+        swapped = side.random() < 0.4
+        # Both selected and mostly declaring a strict class: the order the tie is broken in names the strictest source.
+        original.update(hidden=False, deleted=False, active=True)
+        if side.random() < 0.7:
+            original["data_class"] = side.choice(("systemDiagnostics", "secretAdjacent"))
+        tie = {**original, "uid": len(snippets) + 1, "identifier": f"t{len(snippets) + 1}", "name": name.swapcase() if swapped else name}
+        # Listed first unless its name sorts first as stored: a sort by stored name, not the collation's, then differs.
+        snippets.insert(position + 1 if tie["name"] < name else position, tie)
+        if swapped and name.swapcase() != name and side.random() < 0.6:
+            document["collation"] = "case-insensitive"  # where the two names tie, and the world's order decides
+    for table in ("snippets", "skills"):
+        if side.random() < 0.3:
+            side.shuffle(document[table])
+
+
+def _copied_snippet(side, snippets: list[dict]) -> tuple[int, dict]:
+    """A snippet the side stream chooses to copy, and its position."""
+    position = side.randrange(len(snippets))
+    return position, snippets[position]
