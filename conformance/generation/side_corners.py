@@ -27,7 +27,8 @@ def side_corners(d: Draw, document: dict) -> None:
     first takes no key); a snippet tied with another on sorting and name (or a
     name only a case-insensitive collation equals), both selected and mostly
     declaring a strict class, listed before it though its uid is later (after
-    it, where its name sorts first as stored); and snippets or skills listed
+    it, where its name sorts first as stored); a skill copied under a later
+    uid, listed before the original; and snippets or skills listed
     out of uid order, so the world's order (C144.4) and uid order (C165.6) are
     told apart. A world with
     the configuration C1 or ä has c0 and c2 fall back to the entry in
@@ -50,12 +51,12 @@ def side_corners(d: Draw, document: dict) -> None:
             if twin["identifier"] == "C1" and side.random() < 0.6:
                 document["collation"] = "case-insensitive"
     if snippets and side.random() < 0.15:
-        position, original = _copied_snippet(side, snippets)
+        position, original = _copied(side, snippets)
         twin = {**original, "uid": len(snippets) + 1, "identifier": str(original.get("identifier", "")).swapcase(),
                 "hidden": not original.get("hidden", False), "data_class": side.choice(CLASSES)}
         snippets.insert(position if side.random() < 0.7 else position + 1, twin)
     if snippets and side.random() < 0.2:
-        position, original = _copied_snippet(side, snippets)
+        position, original = _copied(side, snippets)
         name = str(original.get("name", ""))
         swapped = side.random() < 0.4
         # Both selected and mostly declaring a strict class: the order the tie is broken in names the strictest source.
@@ -67,12 +68,30 @@ def side_corners(d: Draw, document: dict) -> None:
         snippets.insert(position + 1 if tie["name"] < name else position, tie)
         if swapped and name.swapcase() != name and side.random() < 0.6:
             document["collation"] = "case-insensitive"  # where the two names tie, and the world's order decides
+    skills = document["skills"]
+    if skills and side.random() < 0.2:
+        # The same name under a later uid, listed first: a lookup by name breaks the tie by uid (C165.6).
+        position, original = _copied(side, skills)
+        skills.insert(position, {**original, "uid": len(skills) + 1, "deleted": False})
     for table in ("snippets", "skills"):
         if side.random() < 0.3:
             side.shuffle(document[table])
 
 
-def _copied_snippet(side, snippets: list[dict]) -> tuple[int, dict]:
-    """A snippet the side stream chooses to copy, and its position."""
-    position = side.randrange(len(snippets))
-    return position, snippets[position]
+def _copied(side, records: list[dict]) -> tuple[int, dict]:
+    """A record the side stream chooses to copy, and its position."""
+    position = side.randrange(len(records))
+    return position, records[position]
+
+
+def forced_copies(side, document: dict) -> None:
+    """A queued run often forces a skill and its copy of the same name, in either order: the pair a resume's
+    lookup by name must put in uid order (C165.6), and the dequeue's lookup in the order asked (C166.1)."""
+    by_name: dict = {}
+    for skill in document["world"]["skills"]:
+        by_name.setdefault(skill.get("name", ""), []).append(skill["uid"])
+    tied = [uids for uids in by_name.values() if len(uids) > 1]
+    for step in document["steps"]:
+        if tied and step["op"] == "queue" and side.random() < 0.5:
+            pair = side.choice(tied)[:2]
+            step["forced_skills"] = [*step["forced_skills"], *(pair if side.random() < 0.5 else reversed(pair))]
