@@ -63,3 +63,14 @@ def test_the_list_names_every_variant_with_its_rule():
     result = CliRunner().invoke(main, ["--list"])
     lines = result.output.splitlines()
     assert result.exit_code == 0 and len(lines) == len(VARIANTS) and lines[0].startswith(f"{VARIANTS[0].name}  [{VARIANTS[0].rule}]")
+
+
+@needs_node
+def test_verify_options_reach_the_campaign_a_variant_is_driven_by():
+    [outcome] = drive_all([BY_NAME["fold-first-wins-tie"]], options=("--no-corpus", "--seed", "3", "--examples", "300"))
+    assert outcome.status == CAUGHT and outcome.first.startswith("generated."), outcome
+
+
+def test_a_seed_that_is_no_integer_is_refused_with_status_2():
+    result = CliRunner().invoke(main, ["--seed", "x"])
+    assert result.exit_code == 2 and "--seed" in result.output

@@ -105,15 +105,11 @@ def made(variant: Variant, folder: Path, sources: Path = NODE_SOURCES) -> Path:
     return folder / "gateproof-node.js"
 
 
-def drive(variant: Variant, work: Path, examples: int | None = None, corpus: bool = True, timeout: float = 300.0) -> Outcome:
-    """The default verify campaign against one variant (its generated scenarios alone without ``corpus``), stopped at its first disagreement."""
+def drive(variant: Variant, work: Path, options: tuple[str, ...] = (), timeout: float = 300.0) -> Outcome:
+    """The default verify campaign against one variant, with verify's ``options`` added, stopped at its first disagreement."""
     entry = made(variant, work / "node")
     out = work / "verify"
-    command = [sys.executable, "-m", "gateproof.conformance.cli", "verify", "-x", "--out", str(out), "--report", "json"]
-    if examples is not None:
-        command += ["--examples", str(examples)]
-    if not corpus:
-        command.append("--no-corpus")
+    command = [sys.executable, "-m", "gateproof.conformance.cli", "verify", "-x", "--out", str(out), "--report", "json", *options]
     started = time.monotonic()
     try:
         done = subprocess.run([*command, "--", "node", str(entry)], capture_output=True, timeout=timeout)
@@ -129,12 +125,12 @@ def drive(variant: Variant, work: Path, examples: int | None = None, corpus: boo
     return Outcome(variant, status, seconds, tally.get("failed", 0), failure.get("scenario", ""))
 
 
-def drive_all(variants: list[Variant], jobs: int = 1, examples: int | None = None, corpus: bool = True, report=lambda outcome: None) -> list[Outcome]:
+def drive_all(variants: list[Variant], jobs: int = 1, options: tuple[str, ...] = (), report=lambda outcome: None) -> list[Outcome]:
     """Every variant driven, ``jobs`` at a time, each in a folder of its own; the outcomes in the variants' order."""
     with tempfile.TemporaryDirectory(prefix="gateproof-variants-") as root:
         def one(numbered: tuple[int, Variant]) -> Outcome:
             number, variant = numbered
-            outcome = drive(variant, Path(root) / str(number), examples, corpus)
+            outcome = drive(variant, Path(root) / str(number), options)
             report(outcome)
             return outcome
 
@@ -177,8 +173,9 @@ def summary(outcomes: list[Outcome]) -> list[str]:
 @click.option("--jobs", type=click.IntRange(1, 16), default=1, show_default=True, help="Variants driven at once (each verify runs two processes).")
 @click.option("--examples", type=click.IntRange(min=0), default=None, help="verify's --examples (default: verify's own).")
 @click.option("--corpus/--no-corpus", default=True, help="--no-corpus: the generated scenarios alone, to measure the generators.")
+@click.option("--seed", type=int, default=None, help="verify's --seed (default: verify's own): how the generators fare on other scenarios.")
 @click.option("--list", "listing", is_flag=True, help="List the variants (name, rule, change) without driving them.")
-def main(names: tuple[str, ...], jobs: int, examples: int | None, corpus: bool, listing: bool) -> None:
+def main(names: tuple[str, ...], jobs: int, examples: int | None, corpus: bool, seed: int | None, listing: bool) -> None:
     """Drive every one-change variant of the Node implementation with the default verify campaign."""
     variants = read_variants()
     unknown = sorted(set(names) - {v.name for v in variants})
@@ -203,8 +200,10 @@ def main(names: tuple[str, ...], jobs: int, examples: int | None, corpus: bool, 
         found = f", {outcome.failed} failed, first {outcome.first}" if outcome.status == CAUGHT else (f": {outcome.detail}" if outcome.detail else "")
         click.echo(f"{outcome.variant.name}: {outcome.status} in {outcome.seconds:.1f}s{found}")
 
+    options = [*(["--examples", str(examples)] if examples is not None else []), *(["--seed", str(seed)] if seed is not None else []),
+               *([] if corpus else ["--no-corpus"])]
     started = time.monotonic()
-    outcomes = drive_all(chosen, jobs, examples, corpus, report)
+    outcomes = drive_all(chosen, jobs, tuple(options), report)
     click.echo("")
     for line in summary(outcomes):
         click.echo(line)
