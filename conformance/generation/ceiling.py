@@ -17,7 +17,7 @@ from gateproof.model.versions import DEFAULT_VERSION
 from .corners import (CLASS_CORNERS, CLASSES, IDENTIFIERS, NAMES, QUEUED_UID_CORNERS, REQUEST_UID_CORNERS, STATE_UID_CORNERS,
                       SWITCHES, TAGS, USER_UIDS, ZONE_CORNERS, ZONES)
 from .draw import Draw
-from .side_corners import forced_copies, side_corners
+from .side_corners import side_corners, side_steps
 
 CANARY = "CANARY-7f3a"
 PROVIDERS, MODELS, CONFIGURATIONS = ("p0", "p1", "p2"), ("m0", "m1", "m2"), ("c0", "c1", "c2")
@@ -258,7 +258,7 @@ def ceiling_scenario(d: Draw, rules: str, number: int, drawn_world: dict) -> dic
     """One scenario on ``drawn_world``: sends, readouts and classifies, or a run's story, each as likely."""
     document = {"gateproof": 1, "id": f"generated.{rules}.{number}", "rules": rules, "world": drawn_world}
     document["steps"] = story(d, document) if d.chance(0.5) else sends(d, document)
-    forced_copies(d.side, document)
+    side_steps(d.side, document)
     if rules == DEFAULT_VERSION and d.chance(0.1):
         del document["rules"]  # a document that names no version is decided under the default (S001.1)
     return document

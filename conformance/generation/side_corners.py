@@ -24,7 +24,7 @@ def side_corners(d: Draw, document: dict) -> None:
     A fourth configuration copying c1 under another identifier, mostly listed
     before it; a snippet twinned with another under its identifier in the
     other case, hidden where the other is not (C144.5: a hidden one reached
-    first takes no key); a snippet tied with another on sorting and name (or a
+    first takes no key) or both selected (they take one key); a snippet tied with another on sorting and name (or a
     name only a case-insensitive collation equals), both selected and mostly
     declaring a strict class, listed before it though its uid is later (after
     it, where its name sorts first as stored); a skill copied under a later
@@ -52,8 +52,13 @@ def side_corners(d: Draw, document: dict) -> None:
                 document["collation"] = "case-insensitive"
     if snippets and side.random() < 0.15:
         position, original = _copied(side, snippets)
+        if side.random() < 0.5:
+            hidden = not original.get("hidden", False)
+        else:  # both selected: one key for the two, as the identifier is lowercased (C144.5)
+            original.update(hidden=False, active=True, deleted=False)
+            hidden = False
         twin = {**original, "uid": len(snippets) + 1, "identifier": str(original.get("identifier", "")).swapcase(),
-                "hidden": not original.get("hidden", False), "data_class": side.choice(CLASSES)}
+                "hidden": hidden, "data_class": side.choice(CLASSES)}
         snippets.insert(position if side.random() < 0.7 else position + 1, twin)
     if snippets and side.random() < 0.2:
         position, original = _copied(side, snippets)
@@ -84,7 +89,13 @@ def _copied(side, records: list[dict]) -> tuple[int, dict]:
     return position, records[position]
 
 
-def forced_copies(side, document: dict) -> None:
+def side_steps(side, document: dict) -> None:
+    """Corners of a scenario's steps drawn from the side stream: its world's copied skills forced, sources switched off while a run waits."""
+    _forced_copies(side, document)
+    _switched_off_while_waiting(side, document)
+
+
+def _forced_copies(side, document: dict) -> None:
     """A queued run often forces a skill and its copy of the same name, in either order: the pair a resume's
     lookup by name must put in uid order (C165.6), and the dequeue's lookup in the order asked (C166.1)."""
     by_name: dict = {}
@@ -95,3 +106,25 @@ def forced_copies(side, document: dict) -> None:
         if tied and step["op"] == "queue" and side.random() < 0.5:
             pair = side.choice(tied)[:2]
             step["forced_skills"] = [*step["forced_skills"], *(pair if side.random() < 0.5 else reversed(pair))]
+
+
+def _switched_off_while_waiting(side, document: dict) -> None:
+    """Before a resume, often, a source its run forced switched off (not deleted): the enabled lookup drops it and the
+    existing one keeps it, each where its version says (C165.3, C166.3, C175.3)."""
+    world = document["world"]
+    held = {("snippet", s["uid"]) for s in world["snippets"]} | {("skill", s["uid"]) for s in world["skills"]}
+    queued, removed, steps = {}, set(), []
+    for step in document["steps"]:
+        if step["op"] == "queue":
+            queued[step["run"]] = step
+        elif step["op"] == "delete" and "uid" in step:
+            removed.add((step["kind"], step["uid"]))
+        elif step["op"] == "resume" and step["run"] in queued and side.random() < 0.4:
+            queue = queued[step["run"]]
+            forced = [("snippet", uid) for uid in queue["forced_snippets"]] + [("skill", uid) for uid in queue["forced_skills"]]
+            choices = [(kind, uid) for kind, uid in forced if type(uid) is int and (kind, uid) in held and (kind, uid) not in removed]
+            if choices:
+                kind, uid = side.choice(choices)
+                steps.append({"op": "update", "kind": kind, "uid": uid, "set": {"active" if kind == "snippet" else "enabled": False}})
+        steps.append(step)
+    document["steps"] = steps
