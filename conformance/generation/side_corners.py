@@ -48,8 +48,11 @@ def side_corners(d: Draw, document: dict) -> None:
                 other["fallbacks"] = [entry] if side.random() < 0.8 else [*other.get("fallbacks", []), entry]
                 if side.random() < 0.7:
                     other["model"] = twin["model"]
-            if twin["identifier"] == "C1" and side.random() < 0.6:
-                document["collation"] = "case-insensitive"
+            if twin["identifier"] == "C1":
+                if side.random() < 0.5:  # c1 on no model, the strictest zone: finding it instead of C1 shows at once
+                    next(c for c in configurations if c["identifier"] == "c1")["model"] = None
+                if side.random() < 0.6:
+                    document["collation"] = "case-insensitive"
     if snippets and side.random() < 0.15:
         position, original = _copied(side, snippets)
         if side.random() < 0.5:
