@@ -22,17 +22,18 @@ def side_corners(d: Draw, document: dict) -> None:
     """Corners of the world drawn from the side stream, so the main stream is what it was without them.
 
     A fourth configuration copying c1 under another identifier, mostly listed
-    before it; a snippet twinned with another under its identifier in the
-    other case, hidden where the other is not (C144.5: a hidden one reached
-    first takes no key) or both selected (they take one key); a snippet tied with another on sorting and name (or a
-    name only a case-insensitive collation equals), both selected and mostly
-    declaring a strict class, listed before it though its uid is later (after
-    it, where its name sorts first as stored); a skill copied under a later
-    uid, listed before the original; and snippets or skills listed
-    out of uid order, so the world's order (C144.4) and uid order (C165.6) are
-    told apart. A world with
-    the configuration C1 or ä has c0 and c2 fall back to the entry in
-    :data:`TWIN_FALLBACKS`, and one with C1 is often case-insensitive.
+    before it; where c1 finds it only under one collation, or Ä only when
+    lowercased beyond ASCII, c0 and c2 fall back to that entry
+    (:data:`TWIN_FALLBACKS`), and a world with C1 is often case-insensitive.
+    A snippet twinned with another under its identifier in the other case,
+    hidden where the other is not (C144.5: a hidden one reached first takes
+    no key) or both selected (they take one key). A snippet tied with another
+    on sorting and name (or a name only a case-insensitive collation equals),
+    both selected and mostly declaring a strict class, listed before it
+    though its uid is later (after it, where its name sorts first as
+    stored). A skill copied under a later uid, listed before the original.
+    And snippets or skills listed out of uid order, so the world's order
+    (C144.4) and uid order (C165.6) are told apart.
     """
     side = d.side
     configurations, snippets = document["configurations"], document["snippets"]
