@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import platform
 import re
+import sys
 
-from gateproof.conformance.bench.figures import bench_jsonl
+from gateproof.conformance.bench.figures import bench_jsonl, interpreter
 
 
 def test_the_jsonl_benchmark_runs_the_command_and_prints_every_figure():
@@ -48,11 +50,6 @@ def test_the_world_change_benchmark_times_both_kinds_on_two_sizes_and_prints_the
 
 
 def test_the_figures_name_the_interpreter_they_are_measured_on():
-    import platform
-    import sys
-
-    from gateproof.conformance.bench.figures import interpreter
-
     named = interpreter()
     assert named.startswith(f"{platform.python_implementation()} {platform.python_version()} at ")
     assert os.path.realpath(sys.executable) in named

@@ -265,16 +265,14 @@ def burst(side, world: dict, steps: list[dict]) -> list[dict]:
     the window (or a second before, or after, the second ones have too).
     """
     made = [step for step in steps if step["op"] == "call"]
-    limit = world["rate_limit"]
-    if not made or limit["window"] < 2:
+    allowed, window = world["rate_limit"]["calls"], world["rate_limit"]["window"]
+    if not made or window < 2:
         return []
     last = made[-1]
-    again = {"op": "call", "session": last["session"], "tool": last["tool"], "arguments": last["arguments"]}
-    window = limit["window"]
     wait = window - 1 if side.random() < 0.6 else side.choice([window - 2, window])
-    calls = [dict(again) for _ in range(2 * limit["calls"] + 1)]  # each its own step: a reducer may change one
-    return [*calls[:limit["calls"]], {"op": "advance_clock", "seconds": 1}, *calls[limit["calls"]:-1],
-            {"op": "advance_clock", "seconds": wait}, calls[-1]]
+    # Each its own step, without the last one's key or changes: a reducer may change one.
+    calls = [{"op": "call", "session": last["session"], "tool": last["tool"], "arguments": last["arguments"]} for _ in range(2 * allowed + 1)]
+    return [*calls[:allowed], {"op": "advance_clock", "seconds": 1}, *calls[allowed:-1], {"op": "advance_clock", "seconds": wait}, calls[-1]]
 
 
 def session_user(world: dict, sid: str) -> str | None:

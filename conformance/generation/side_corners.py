@@ -39,7 +39,8 @@ def side_corners(d: Draw, document: dict) -> None:
     configurations, snippets = document["configurations"], document["snippets"]
     if side.random() < 0.15:
         models = [model["identifier"] for model in document["models"]]
-        twin = {**configurations[1], "identifier": side.choice(TWIN_CONFIGURATIONS), "model": side.choice(models)}
+        c1 = configurations[1]
+        twin = {**c1, "identifier": side.choice(TWIN_CONFIGURATIONS), "model": side.choice(models)}
         configurations.insert(1 if side.random() < 0.8 else len(configurations), twin)
         entry = TWIN_FALLBACKS.get(twin["identifier"])
         if entry is not None:
@@ -51,7 +52,7 @@ def side_corners(d: Draw, document: dict) -> None:
                     other["model"] = twin["model"]
             if twin["identifier"] == "C1":
                 if side.random() < 0.5:  # c1 on no model, the strictest zone: finding it instead of C1 shows at once
-                    next(c for c in configurations if c["identifier"] == "c1")["model"] = None
+                    c1["model"] = None
                 if side.random() < 0.6:
                     document["collation"] = "case-insensitive"
     if snippets and side.random() < 0.15:
@@ -93,10 +94,18 @@ def _copied(side, records: list[dict]) -> tuple[int, dict]:
     return position, records[position]
 
 
+#: The field that switches a record of each kind off.
+SWITCH_FIELDS = {"snippet": "active", "skill": "enabled"}
+
+
 def side_steps(side, document: dict) -> None:
-    """Corners of a scenario's steps drawn from the side stream: its world's copied skills forced, sources switched off while a run waits."""
-    _forced_copies(side, document)
-    _switched_off_while_waiting(side, document)
+    """Corners of a scenario's steps drawn from the side stream: its world's copied skills forced, sources switched off while a run waits.
+
+    Both are about queued runs: a scenario of sends alone (half of them) is left as it is, its world not read.
+    """
+    if any(step["op"] == "queue" for step in document["steps"]):
+        _forced_copies(side, document)
+        _switched_off_while_waiting(side, document)
 
 
 def _forced_copies(side, document: dict) -> None:
@@ -106,8 +115,10 @@ def _forced_copies(side, document: dict) -> None:
     for skill in document["world"]["skills"]:
         by_name.setdefault(skill.get("name", ""), []).append(skill["uid"])
     tied = [uids for uids in by_name.values() if len(uids) > 1]
+    if not tied:
+        return
     for step in document["steps"]:
-        if tied and step["op"] == "queue" and side.random() < 0.5:
+        if step["op"] == "queue" and side.random() < 0.5:
             pair = side.choice(tied)[:2]
             step["forced_skills"] = [*step["forced_skills"], *(pair if side.random() < 0.5 else reversed(pair))]
 
@@ -129,6 +140,6 @@ def _switched_off_while_waiting(side, document: dict) -> None:
             choices = [(kind, uid) for kind, uid in forced if type(uid) is int and (kind, uid) in held and (kind, uid) not in removed]
             if choices:
                 kind, uid = side.choice(choices)
-                steps.append({"op": "update", "kind": kind, "uid": uid, "set": {"active" if kind == "snippet" else "enabled": False}})
+                steps.append({"op": "update", "kind": kind, "uid": uid, "set": {SWITCH_FIELDS[kind]: False}})
         steps.append(step)
     document["steps"] = steps

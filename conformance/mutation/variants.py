@@ -200,8 +200,10 @@ def main(names: tuple[str, ...], jobs: int, examples: int | None, corpus: bool, 
         found = f", {outcome.failed} failed, first {outcome.first}" if outcome.status == CAUGHT else (f": {outcome.detail}" if outcome.detail else "")
         click.echo(f"{outcome.variant.name}: {outcome.status} in {outcome.seconds:.1f}s{found}")
 
-    options = [*(["--examples", str(examples)] if examples is not None else []), *(["--seed", str(seed)] if seed is not None else []),
-               *([] if corpus else ["--no-corpus"])]
+    options = [] if corpus else ["--no-corpus"]
+    for name, value in (("--examples", examples), ("--seed", seed)):
+        if value is not None:
+            options += [name, str(value)]
     started = time.monotonic()
     outcomes = drive_all(chosen, jobs, tuple(options), report)
     click.echo("")
