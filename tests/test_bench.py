@@ -20,14 +20,17 @@ def test_the_jsonl_benchmark_runs_the_command_and_prints_every_figure():
         assert re.search(r"[0-9][0-9,.]*(/s| s)\b", line), line
 
 
-def test_the_protocol_benchmark_replays_the_corpus_and_prints_best_and_worst():
-    from gateproof.conformance.bench.figures import bench_protocol
+def test_the_protocol_benchmark_interleaves_replays_and_campaigns_and_holds_the_slowest_to_the_target():
+    from gateproof.conformance.bench.protocol import bench_protocol
 
     printed: list[str] = []
-    bench_protocol(print=printed.append, repeat=2, examples=5)
-    assert "through the protocol, best of 3" in printed[2] and "through the protocol, worst of 3" in printed[3]
-    assert all(re.search(r"[0-9][0-9,.]*/s\b", line) for line in printed[1:4] + printed[5:6]), printed
-    assert re.search(r"corpus replay [0-9]+ / [0-9]+ µs, campaign [0-9]+ / [0-9]+ µs$", printed[6]), printed
+    bench_protocol(print=printed.append, repeat=2, examples=5, rounds=2)
+    assert "through the protocol, best of 2" in printed[2] and "through the protocol, worst of 2" in printed[3]
+    assert "2 runs, each after a replay" in printed[4] and "in the slowest" in printed[4]
+    assert "best of 2" in printed[5] and "worst of 2" in printed[6] and "ratio to target" in printed[6]
+    assert all(re.search(r"[0-9][0-9,.]*/s\b", line) for line in printed[1:4] + printed[5:7]), printed
+    assert re.search(r"at most [0-9.]+x, at least [0-9.]+x$", printed[7]), printed
+    assert re.search(r"corpus replay [0-9]+ / [0-9]+ µs, campaign [0-9]+ / [0-9]+ µs$", printed[8]), printed
 
 
 def test_the_shard_benchmark_runs_one_and_two_shards_and_prints_their_ratio():
@@ -53,3 +56,17 @@ def test_the_figures_name_the_interpreter_they_are_measured_on():
     named = interpreter()
     assert named.startswith(f"{platform.python_implementation()} {platform.python_version()} at ")
     assert os.path.realpath(sys.executable) in named
+
+
+def test_the_protocol_report_holds_the_slowest_campaign_to_the_target_and_its_own_round_to_the_ratio():
+    from gateproof.conformance.bench.protocol import Round, report
+
+    rounds = [Round(12_000, (2e-5, 9e-5), 6_000, (1.6e-4, 1.6e-4)), Round(9_000, (2e-5, 9e-5), 4_500, (2.2e-4, 2.2e-4)),
+              Round(11_000, (2e-5, 9e-5), 5_000, (1.8e-4, 1.8e-4))]
+    printed: list[str] = []
+    report(rounds, 14_000, 298, 100, 20_000, printed.append)
+    assert "12,000/s" in printed[2] and "9,000/s" in printed[3]
+    assert "6,000/s" in printed[5] and "4,500/s" in printed[6]
+    assert "ratio to target 0.90x" in printed[6] and "replay of its round is 2.00x faster" in printed[6]
+    assert printed[7].endswith("at most 2.20x, at least 2.00x")
+    assert printed[8].endswith("corpus replay 20 / 90 µs, campaign 180 / 180 µs")

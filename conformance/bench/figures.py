@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import platform
 import random
-import resource
 import subprocess
 import sys
 import tempfile
@@ -29,7 +28,6 @@ from ..harness.bulk_bench import bench_nrllm
 from ..harness.campaign import Campaign, CampaignSettings
 from ..harness.corpus import load_corpus
 from ..harness.expectations import size_text, smallest_counterexample
-from ..harness.process import ImplementationProcess
 from ..implementations import BUILTINS, is_mutant, unavailable
 
 CLASSES = ["publicContent", "editorContent", "sourceCode", "internalConfiguration", "systemDiagnostics", "secretAdjacent", None]
@@ -148,79 +146,6 @@ def bench_diff(print=print) -> None:
         print(f"  {left} -> {right}: decisions proved with z3 at bound 8 ({verdicts}) in {time.perf_counter() - start:.2f} s")
 
 
-PROTOCOL_TARGET = 10_000  # corpus scenarios a second through the protocol, pipelined
-
-
-CAMPAIGN_TARGET = 5_000  # generated, run and compared a second, and within CAMPAIGN_RATIO of corpus replay
-CAMPAIGN_RATIO = 3.0
-
-
-def cpu_seconds(who: int) -> float:
-    """User and system time of this process (``RUSAGE_SELF``) or of its reaped children (``RUSAGE_CHILDREN``)."""
-    usage = resource.getrusage(who)
-    return usage.ru_utime + usage.ru_stime
-
-
-class CpuSpent:
-    """The CPU time the harness and its implementation process spend meanwhile; the process counts once it is closed (reaped)."""
-
-    def __enter__(self):
-        self.harness, self.implementation = cpu_seconds(resource.RUSAGE_SELF), cpu_seconds(resource.RUSAGE_CHILDREN)
-        return self
-
-    def __exit__(self, *exc_info):
-        self.harness = cpu_seconds(resource.RUSAGE_SELF) - self.harness
-        self.implementation = cpu_seconds(resource.RUSAGE_CHILDREN) - self.implementation
-
-    def per(self, count: int) -> str:
-        return f"{self.harness / count * 1e6:.0f} / {self.implementation / count * 1e6:.0f} µs"
-
-
-def bench_protocol(print=print, repeat: int = 100, examples: int = 20_000) -> None:
-    """The corpus replayed through the protocol to ``reference`` beside the model in process; then a verify campaign."""
-    cases = load_corpus()
-    scenarios = [case.scenario for case in cases] * repeat
-    expected = {case.id: case.expected for case in cases}
-    start = time.perf_counter()
-    for scenario in scenarios:
-        run_scenario(read_scenario(scenario))
-    in_process = time.perf_counter() - start
-    # Two processes on a small machine share its cores with everything else, so
-    # one replay can swing by a third; the best and the worst of three are shown.
-    runs = []
-    for _ in range(3):
-        with CpuSpent() as spent:
-            process = ImplementationProcess(BUILTINS["reference"], window=64)
-            process.start()
-            start = time.perf_counter()
-            replies = process.run_many(scenarios, lambda scenario: expected[scenario["id"]])  # as verify replays the corpus
-            agreed = sum(reply.outcome == expected[scenario["id"]] for scenario, reply in replies)
-            runs.append((time.perf_counter() - start, spent))
-            process.close()
-        assert agreed == len(scenarios), f"the reference disagreed on {len(scenarios) - agreed} scenarios"
-    (piped, replay_spent), (worst, _) = min(runs, key=lambda run: run[0]), max(runs, key=lambda run: run[0])
-    count = len(scenarios)
-    print(f"corpus replay, {len(cases)} cases x {repeat}, to reference through the protocol, 64 in flight (target {PROTOCOL_TARGET:,}/s)")
-    print(f"  model in process: read, decide                   {rate(count, in_process)}")
-    print(f"  through the protocol, best of 3, compared        {rate(count, piped)}  ratio to in process {in_process / piped:.2f}x"
-          f"  ratio to target {count / piped / PROTOCOL_TARGET:.2f}x")
-    print(f"  through the protocol, worst of 3                 {rate(count, worst)}  ratio to target {count / worst / PROTOCOL_TARGET:.2f}x")
-    with CpuSpent() as campaign_spent:
-        campaign = Campaign("reference", BUILTINS["reference"], CampaignSettings(examples=examples))
-        campaign.start()
-        campaign.run_generated()
-        tally = campaign.finish()
-    per_second = tally.generated / tally.generated_seconds
-    slower = (count / piped) / per_second
-    print(f"verify campaign against reference, {tally.generated:,} generated scenarios over every rule version "
-          f"(target {CAMPAIGN_TARGET:,}/s, and corpus replay at most {CAMPAIGN_RATIO:g}x faster)")
-    print(f"  generated, run through the protocol and compared {rate(tally.generated, tally.generated_seconds)}"
-          f"  ratio to target {per_second / CAMPAIGN_TARGET:.2f}x  corpus replay is {slower:.2f}x faster")
-    # Time on a core, unlike the rates, is not shared with whatever else the machine runs: where each scenario's time goes.
-    print(f"  CPU a scenario, harness / reference, start-up included: corpus replay {replay_spent.per(count)},"
-          f" campaign {campaign_spent.per(tally.generated)}")
-
-
 CATCH_TARGET_SECONDS = 2.0
 
 
@@ -294,6 +219,7 @@ def interpreter() -> str:
 
 def main() -> None:
     from . import proofs as bench_proofs
+    from .protocol import bench_protocol
     from .shards import bench_shards
 
     print(f"measured on {interpreter()}, {os.cpu_count()} cores")
