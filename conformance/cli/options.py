@@ -115,51 +115,12 @@ def folder_problem(path: str | os.PathLike) -> str | None:
     return None
 
 
-def file_problem(path: str | os.PathLike) -> str | None:
-    """Why the file ``path`` cannot be written at the end of the work, or None when it can.
-
-    A file, or folders, created to find out are removed again.
-    """
-    target, made = Path(path), []
-    if target.is_dir():
-        return "is a folder, not a file"
-    try:
-        _make(target.parent, made)
-        existed = target.exists()
-        os.close(os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT))
-        if not existed:
-            os.unlink(target)
-    except OSError as error:
-        return f"cannot be written ({_reason(error)})"
-    finally:
-        _unmade(made)
-    return None
-
-
 def writable_folder(ctx: click.Context, param: click.Parameter, value):
     """An option's callback: the folder it names must take files, checked (and created) before any work."""
     problem = value is not None and folder_problem(value)
     if problem:
         raise click.BadParameter(f"{value}: {problem}", ctx, param)
     return value
-
-
-def writable_file(ctx: click.Context, param: click.Parameter, value):
-    """An option's callback: the file it names must be writable, checked before any work."""
-    problem = value is not None and file_problem(value)
-    if problem:
-        raise click.BadParameter(f"{value}: {problem}", ctx, param)
-    return value
-
-
-def write_output(option: str, path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to the file an option names, its folder created; a failure (a full device, say) is a usage error naming the option."""
-    try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "wb") as handle:
-            handle.write(data)
-    except OSError as error:
-        fail(f"{option} {path}: cannot be written ({_reason(error)})")
 
 
 def hypothesis_home() -> Path:

@@ -79,11 +79,6 @@ def story_worlds(draw, tied_skills: bool = False, observing: bool = False) -> di
     return world
 
 
-def record_changes(world: dict, classified: bool = True) -> st.SearchStrategy:
-    """Operator changes between two steps: a switch, a class, a deletion, a provider's zone, the enforcement switch."""
-    return _changes.map(lambda drawn: as_change(world, drawn, classified))
-
-
 @st.composite
 def run_stories(draw, world: dict, run: str = "r1", forcing: bool = True, changing: bool = True, classified: bool = True) -> list[dict]:
     """One run's story: queue, changes, dequeue, changes, suspend, changes, resume (the tail optional)."""

@@ -32,7 +32,6 @@ from .hook import install
 from .mutants import UnknownMutant, mutated_code
 
 USAGE_ERROR, STILLBORN_EXIT = 2, 3
-DRIVERS = ("refusals", "explain")
 
 
 def _guarded(compute) -> dict:

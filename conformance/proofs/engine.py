@@ -50,10 +50,6 @@ class Result:
     counterexample: Counterexample | None = None
     reason: str = ""
 
-    @property
-    def as_expected(self) -> bool:
-        return self.outcome == PROVED if self.expected_to_hold else self.outcome != UNKNOWN
-
 
 def _value(model: z3.ModelRef, term):
     if not z3.is_expr(term):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..harness.expectations import size_text, smallest_counterexample, verdict_text
-from ..harness.results import STATUSES, Tally, Verdict
+from ..harness.results import STATUSES, Tally
 
 
 def percent_passing(tally: Tally) -> str:
@@ -62,8 +62,3 @@ def cell_text(counts: Counter | None) -> str:
     if not counts:
         return "-"
     return " ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
-
-
-def interesting(tally: Tally) -> list[Verdict]:
-    """The verdicts a reader reads one by one: every one that did not simply pass or skip."""
-    return [v for v in tally.verdicts if v.status not in ("passed", "skipped")]
