@@ -7,7 +7,8 @@ explanation cannot tell a different story from the decision.
 from __future__ import annotations
 
 from gateproof.model.gateway.changes import AdvanceClock, EditCase, EditRunbook, ReassignCase, RemoveDestination, RevokeSession
-from gateproof.model.gateway.gate import Call, CallTrace
+from gateproof.model.gateway.gate import Call, CallTrace, GatewayRules
+from gateproof.model.gateway.records import GatewayWorld
 from gateproof.model.gateway.scenario import CHANGE_OPS, GatewayScenario, call_result, trace_gateway_scenario
 
 from .trace import Applied, ExplainedStep, shown
@@ -25,10 +26,10 @@ CHECK_NAMES = {
 
 
 def _checks_applied(checks, id: str, says: str, rules: tuple[str, ...] = ()) -> Applied:
-    lines = []
+    lines, column = [], max((len(CHECK_NAMES[check.rule]) for check in checks), default=0)
     for check in checks:
         verdict = "passed" if check.passed else f"FAILED -> {check.reason}"
-        lines.append(f"{CHECK_NAMES[check.rule]:<58} {verdict}  [{check.rule}]")
+        lines.append(f"{CHECK_NAMES[check.rule]:<{column}}  {verdict}  [{check.rule}]")
     failed = bool(checks) and not checks[-1].passed
     if failed:
         lines.append("(the first failure is the reason; nothing after it is consulted)  [G001.13]")
@@ -36,9 +37,45 @@ def _checks_applied(checks, id: str, says: str, rules: tuple[str, ...] = ()) -> 
     return Applied(id, says, (*rules, *(("G001.13",) if failed else ())), lines, result=result)
 
 
-def explain_call(call: Call, trace: CallTrace, rules_name: str) -> tuple[str, list[Applied]]:
+def _named(arguments: object, name: str) -> str | None:
+    value = arguments.get(name) if isinstance(arguments, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def held_records(world: GatewayWorld, call: Call, next_checks: bool) -> Applied:
+    """What the host holds for a call as it is made: its session, the case and destination its arguments name, and
+    under the next checks (G002) the approvals of its tool, the clock and the rate limit.
+
+    The checks read these and nothing the proposal claims; shown beside them,
+    a wrong answer's cause (a supervisor's role, an assignee, an expiry) can be read off.
+    """
+    session = world.session_index[call.session]
+    state = "valid" if session.valid else "revoked by the host"
+    lines = [f"session {shown(session.id)}: user {shown(session.user)}, tenant {shown(session.tenant)}, roles {shown(sorted(session.roles))}, {state}"]
+    inputs: dict = {"session": {"user": session.user, "tenant": session.tenant, "roles": sorted(session.roles), "valid": session.valid}}
+    if (case_id := _named(call.arguments, "case_id")) is not None:
+        case = world.case_index.get(case_id)
+        assigned = f"assigned to {shown(sorted(case.assignees))}" if case and case.assignees else "assigned to nobody"
+        lines.append(f"case {shown(case_id)}: " + (f"tenant {shown(case.tenant)}, {assigned}" if case else "not stored"))
+        inputs["case"] = {"tenant": case.tenant, "assignees": sorted(case.assignees)} if case else None
+    if (destination_id := _named(call.arguments, "destination_id")) is not None:
+        destination = world.destination_index.get(destination_id)
+        lines.append(f"destination {shown(destination_id)}: " + (("internal" if destination.internal else "external") if destination else "not configured"))
+        inputs["destination"] = {"internal": destination.internal} if destination else None
+    if next_checks:
+        approvals = [a for a in world.approvals if a.tool == call.tool]
+        lines += [f"approval {shown(a.id)}: {a.tool} {a.arguments} for user {shown(a.user)}, expires at {a.expires_at}" for a in approvals]
+        limit = world.rate_limit
+        lines.append(f"clock {world.clock}; " + (f"at most {limit.calls} call(s) a session in any {limit.window} s" if limit else "no rate limit"))
+        inputs.update(clock=world.clock, rate_limit=None if limit is None else {"calls": limit.calls, "window": limit.window},
+                      approvals=[{"id": a.id, "arguments": a.arguments, "user": a.user, "expires_at": a.expires_at} for a in approvals])
+    return Applied("records", "what the host holds for this call (the proposal only names records)", (), lines, inputs=inputs)
+
+
+def explain_call(call: Call, trace: CallTrace, rules: GatewayRules, world: GatewayWorld) -> tuple[str, list[Applied]]:
+    rules_name = rules.name
     proposed = {"tool": call.tool, "arguments": call.arguments, "session": call.session}
-    applied = [Applied("proposal", f"arguments as proposed: {shown(call.arguments)}", inputs=proposed)]
+    applied = [Applied("proposal", f"arguments as proposed: {shown(call.arguments)}", inputs=proposed), held_records(world, call, rules.next_checks)]
     if trace.replayed:
         applied.append(Applied("idempotency", f"idempotency key {shown(call.idempotency_key)} already bound to this action: answered as before, nothing recorded",
                                ("G002.2",), inputs={"idempotency_key": call.idempotency_key}, result="replayed"))
@@ -79,11 +116,12 @@ def describe_change(change) -> str:
 
 def explain_gateway_steps(scenario: GatewayScenario) -> list[ExplainedStep]:
     """Each step of a gateway scenario explained, with its result as the outcome has it."""
-    steps = []
-    for number, (step, trace, _) in enumerate(trace_gateway_scenario(scenario)):
+    steps, world = [], scenario.world  # the world as the step finds it
+    for number, (step, trace, state) in enumerate(trace_gateway_scenario(scenario)):
         if trace is None:
             steps.append(ExplainedStep(number, CHANGE_OPS[type(step)], describe_change(step), [], {"op": CHANGE_OPS[type(step)]}))
         else:
-            says, applied = explain_call(step, trace, scenario.rules.name)
+            says, applied = explain_call(step, trace, scenario.rules, world)
             steps.append(ExplainedStep(number, "call", says, applied, call_result(step, trace)))
+        world = state.world
     return steps
