@@ -54,3 +54,33 @@ def test_the_terminal_shows_long_values_whole_and_the_model_explanation_of_the_s
     assert long_text.replace(" ", "") in shown.replace(" ", "")
     assert any(line.strip().startswith("results[0].audit.case_id") for line in lines)
     assert all(len(line) <= 80 for line in lines)
+
+
+def test_a_steps_leaves_are_listed_in_the_order_the_rules_derive_them_so_the_first_is_where_to_look():
+    model = {"op": "send", "decision": "refused", "declared_class": "secretAdjacent", "zone": "externalGlobal", "ceiling": "editorContent", "sent": False}
+    wrong = dict(model, decision="permitted", zone="local", ceiling="secretAdjacent", sent=True)
+    leaves = differences(outcome(SEND, model), outcome(SEND, wrong))
+    assert [leaf.path for leaf in leaves] == ["results[1].zone", "results[1].ceiling", "results[1].decision", "results[1].sent"]
+    call = {"op": "call", "decision": "deny", "reason": "not_assigned", "rule": "G001.11"}
+    leaves = differences(outcome(call), outcome(dict(call, decision="allow", reason="allowed", rule=None)))
+    assert [leaf.path for leaf in leaves] == ["results[0].reason", "results[0].rule", "results[0].decision"]
+
+
+def test_the_rules_of_a_disagreement_follow_the_same_order():
+    from gateproof.conformance.harness.compare import Mismatch, rule_ids
+
+    assert rule_ids(Mismatch(0, ("audit", "decision", "zone")), outcome(SEND), outcome(SEND)) == ("C094.8", "C144.10", "C144.14")
+
+
+def test_two_long_texts_are_shown_whole_and_where_they_part():
+    from gateproof.conformance.reports.failure import parting, wrapped
+
+    expected = "The injected context is classified secretAdjacent, which exceeds what a provider may receive."
+    actual = "The injected context is classified secretAdjacent, which a provider may receive."
+    assert parting(expected, actual) == ('they part after character 57, "d secretAdjacent, which ": '
+                                         'expected "exceeds what a provider ", actual "a provider may receive."')
+    assert parting("short", "shorter") is None and parting(expected, None) is None
+    assert parting(expected, expected + "!") .startswith(f"they part after character {len(expected)},")
+    lines = wrapped("expected", value_text(expected), 60, "      ")
+    assert "".join(line[len("      expected  "):] for line in lines) == value_text(expected)
+    assert all(len(line) <= 60 for line in lines) and lines[0].endswith(" ")  # broken after a space, not inside a word

@@ -27,6 +27,15 @@ RULE_OF_KEY = {
     "exception": "C144.13", "audit": "C144.14", "zone": "C094.8", "ceiling": "C094.4", "effective": "C144.16",
     "effective_source": "C144.16", "sources": "C144.16", "dropped": "C179.1", "enforcing": "C113.1",
 }
+#: The keys of a step's result in the order the rules derive them, the outcome's own order aside: the forced
+#: set a run reads, the sources and their fold, the zone and its ceiling, the switch, then the decision and
+#: what follows from it; a call's checks give its reason before its decision. The first leaf listed is
+#: then the earliest a reader can look for the cause, and the later ones often follow from it.
+DERIVATION_ORDER = {key: rank for rank, key in enumerate((
+    "op", "kind", "run", "session", "state", "forced_snippets", "forced_skills", "dropped", "sources", "declared_class",
+    "source", "effective", "effective_source", "zone", "ceiling", "enforcing", "reason", "rule", "caller_reason", "stage",
+    "replayed", "decision", "ended", "sent", "message", "exception", "exports", "reads", "audit",
+))}
 _ABSENT = object()
 
 
@@ -108,11 +117,11 @@ def compare(expected: dict, actual: dict, level: str) -> Mismatch | None:
 
 
 def rule_ids(mismatch: Mismatch, expected: dict, actual: dict, pinned: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """The rules a disagreement involves: those a corpus case pins, those either call result names, those defining the keys."""
+    """The rules a disagreement involves: those a corpus case pins, those either call result names, those defining the keys (in the order the rules derive them)."""
     found = list(pinned)
     if mismatch.step is not None:
         results = [doc["results"][mismatch.step] for doc in (expected, actual) if mismatch.step < len(doc["results"])]
         found += [r["rule"] for r in results if isinstance(r.get("rule"), str)]
         if results and results[0].get("op") != "call":
-            found += [RULE_OF_KEY[k] for k in mismatch.keys if k in RULE_OF_KEY]
+            found += [RULE_OF_KEY[k] for k in sorted(mismatch.keys, key=lambda k: DERIVATION_ORDER.get(k, len(DERIVATION_ORDER))) if k in RULE_OF_KEY]
     return tuple(dict.fromkeys(found))

@@ -14,7 +14,7 @@ import re
 
 from attrs import frozen
 
-from .compare import RULE_OF_KEY
+from .compare import DERIVATION_ORDER, RULE_OF_KEY
 
 
 class _Absent:
@@ -114,14 +114,27 @@ def _top_key(path: str) -> tuple[int | None, str | None]:
     return int(match.group(1)), match.group(2)
 
 
+def _derived_order(found: list) -> list:
+    """The leaves of each step in :data:`DERIVATION_ORDER` of their keys, steps and the document's own fields in document order."""
+
+    def rank(numbered: tuple[int, tuple]) -> tuple:
+        position, (path, _, _) = numbered
+        step, key = _top_key(path)
+        if step is None:
+            return (-1, 0, position)
+        return (step, DERIVATION_ORDER.get(key, len(DERIVATION_ORDER)) if key else -1, position)
+
+    return [leaf for _, leaf in sorted(enumerate(found), key=rank)]
+
+
 def differences(expected: dict, actual: dict) -> list[Leaf]:
-    """Every leaf at which ``actual`` departs from ``expected``, in document order, each with its deciding rules."""
+    """Every leaf at which ``actual`` departs from ``expected``, each step's in the order the rules derive them, each with its deciding rules."""
     found: list = []
     for key in [*expected, *(k for k in actual if k not in expected)]:
         _leaves(expected.get(key, ABSENT), actual.get(key, ABSENT), key, found)
     results = expected.get("results") if isinstance(expected.get("results"), list) else []
     leaves = []
-    for path, mine, theirs in found:
+    for path, mine, theirs in _derived_order(found):
         step, key = _top_key(path)
         rules = ("S001.2",) if step is not None and key is None else ()
         if key is not None:

@@ -34,17 +34,36 @@ def step_explanation(scenario: dict, step: int) -> list[str]:
 
 
 def wrapped(label: str, text: str, width: int, indent: str) -> list[str]:
-    """``label  text``, the text wrapped under itself at ``width`` columns, every character kept."""
+    """``label  text``, the text wrapped under itself at ``width`` columns after a space where it can be, every character kept."""
     head = f"{indent}{label}  "
     room = max(20, width - len(head))
-    pieces = [text[i:i + room] for i in range(0, len(text), room)] or [""]
+    pieces = textwrap.wrap(text, room, expand_tabs=False, replace_whitespace=False, drop_whitespace=False, break_on_hyphens=False) or [""]
     return [head + pieces[0], *(" " * len(head) + piece for piece in pieces[1:])]
+
+
+PARTING_CONTEXT = 24  # characters shown on each side of where two long texts part
+
+
+def parting(expected: object, actual: object) -> str | None:
+    """Where two texts too long to compare by eye part: the last characters they share, then each one's next.
+
+    None unless both are strings and one is longer than the context shown;
+    both values are printed whole above it, so this only points.
+    """
+    if not (isinstance(expected, str) and isinstance(actual, str)) or max(len(expected), len(actual)) <= PARTING_CONTEXT:
+        return None
+    shared = next((i for i, (a, b) in enumerate(zip(expected, actual)) if a != b), min(len(expected), len(actual)))
+    before = value_text(expected[max(0, shared - PARTING_CONTEXT):shared])
+    return (f"they part after character {shared}, {before}: expected {value_text(expected[shared:shared + PARTING_CONTEXT])}, "
+            f"actual {value_text(actual[shared:shared + PARTING_CONTEXT])}")
 
 
 def leaf_lines(leaf: Leaf, width: int) -> list[str]:
     rules = f"  [{', '.join(leaf.rules)}]" if leaf.rules else ""
-    return [f"    {leaf.path}{rules}", *wrapped("expected", value_text(leaf.expected), width, "      "),
-            *wrapped("actual  ", value_text(leaf.actual), width, "      ")]
+    lines = [f"    {leaf.path}{rules}", *wrapped("expected", value_text(leaf.expected), width, "      "),
+             *wrapped("actual  ", value_text(leaf.actual), width, "      ")]
+    where = parting(leaf.expected, leaf.actual)
+    return lines + (textwrap.wrap(where, width, initial_indent="      ", subsequent_indent="          ") if where else [])
 
 
 def failure_lines(verdict: Verdict, width: int = 100, explained: bool = True) -> list[str]:
