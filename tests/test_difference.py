@@ -84,3 +84,10 @@ def test_two_long_texts_are_shown_whole_and_where_they_part():
     lines = wrapped("expected", value_text(expected), 60, "      ")
     assert "".join(line[len("      expected  "):] for line in lines) == value_text(expected)
     assert all(len(line) <= 60 for line in lines) and lines[0].endswith(" ")  # broken after a space, not inside a word
+
+
+def test_a_run_field_names_its_lifecycle_rule_in_the_disagreements_rules():
+    from gateproof.conformance.harness.compare import Mismatch, rule_ids
+
+    resume = {"op": "resume", "decision": "undeclared", "forced_skills": [3, 2]}
+    assert rule_ids(Mismatch(0, ("forced_skills",)), outcome(resume), outcome(dict(resume, forced_skills=[2, 3]))) == ("C175.3",)

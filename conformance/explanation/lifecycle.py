@@ -18,6 +18,8 @@ from .gate import dropped_applied, gate_applied, switch_value, switch_words
 from .trace import Applied, shown
 
 LOOKUP_WORDS = {"enabled": "enabled-only", "existing": "existing (switched off or not)", "all by name": "every undeleted skill, once each, by name"}
+#: The order each lookup hands its records back in, where its words do not say it: where readings of C165.6 and C175.3 part.
+LOOKUP_ORDER = {"enabled": " in the order asked", "existing": " in the order asked", "all by name": ""}
 
 Explained = tuple[str, list[Applied]]
 
@@ -28,7 +30,7 @@ def forced_set_details(forced: ForcedSet, read_as: str) -> tuple[list[str], dict
     for kind, uids, found, lookup in (("snippets", forced.snippet_uids, forced.snippets, forced.snippet_lookup), ("skills", forced.skill_uids, forced.skills, forced.skill_lookup)):
         if uids:
             resolved = [r.uid for r in found]
-            lines.append(f"forced {kind}: {read_as} {shown(list(uids))} -> {LOOKUP_WORDS[lookup]} lookup -> resolved {shown(resolved)}")
+            lines.append(f"forced {kind}: {read_as} {shown(list(uids))} -> {LOOKUP_WORDS[lookup]} lookup{LOOKUP_ORDER[lookup]} -> resolved {shown(resolved)}")
             inputs[kind] = {"uids": list(uids), "lookup": lookup}
             result[kind] = resolved
     return lines or ["(no forced uids)"], inputs, result

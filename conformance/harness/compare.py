@@ -27,6 +27,11 @@ RULE_OF_KEY = {
     "exception": "C144.13", "audit": "C144.14", "zone": "C094.8", "ceiling": "C094.4", "effective": "C144.16",
     "effective_source": "C144.16", "sources": "C144.16", "dropped": "C179.1", "enforcing": "C113.1",
 }
+#: The lifecycle rule that decides each field a run's step adds to a send's (adr/lifecycle.md, adr/scenario.md).
+RULE_OF_RUN_KEY = {
+    "state": "C165.1", "forced_snippets": "C175.3", "forced_skills": "C175.3", "ended": "S001.3", "run": "S001.3",
+    "with_input": "S001.3", "kind": "S002.2",
+}
 #: The keys of a step's result in the order the rules derive them, the outcome's own order aside: the forced
 #: set a run reads, the sources and their fold, the zone and its ceiling, the switch, then the decision and
 #: what follows from it; a call's checks give its reason before its decision. The first leaf listed is
@@ -123,5 +128,6 @@ def rule_ids(mismatch: Mismatch, expected: dict, actual: dict, pinned: tuple[str
         results = [doc["results"][mismatch.step] for doc in (expected, actual) if mismatch.step < len(doc["results"])]
         found += [r["rule"] for r in results if isinstance(r.get("rule"), str)]
         if results and results[0].get("op") != "call":
-            found += [RULE_OF_KEY[k] for k in sorted(mismatch.keys, key=lambda k: DERIVATION_ORDER.get(k, len(DERIVATION_ORDER))) if k in RULE_OF_KEY]
+            keys = sorted(mismatch.keys, key=lambda k: DERIVATION_ORDER.get(k, len(DERIVATION_ORDER)))
+            found += [rule for rule in (RULE_OF_RUN_KEY.get(k) or RULE_OF_KEY.get(k) for k in keys) if rule]
     return tuple(dict.fromkeys(found))

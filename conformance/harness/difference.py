@@ -14,7 +14,7 @@ import re
 
 from attrs import frozen
 
-from .compare import DERIVATION_ORDER, RULE_OF_KEY
+from .compare import DERIVATION_ORDER, RULE_OF_KEY, RULE_OF_RUN_KEY
 
 
 class _Absent:
@@ -30,11 +30,6 @@ ABSENT = _Absent()
 RULE_OF_CALL_KEY = {
     "audit": "G001.15", "exports": "G001.14", "reads": "G001.12", "replayed": "G002.2", "stage": "G002.1",
     "session": "G001.6", "caller_reason": "G001.13",
-}
-#: The lifecycle rule that decides each field a run's step adds to a send's (adr/lifecycle.md, adr/scenario.md).
-RULE_OF_RUN_KEY = {
-    "state": "C165.1", "forced_snippets": "C175.3", "forced_skills": "C175.3", "ended": "S001.3", "run": "S001.3",
-    "with_input": "S001.3", "kind": "S002.2",
 }
 _LIMIT = 200  # leaves listed at most; an outcome that differs everywhere is summed up by the first of them
 
