@@ -73,7 +73,8 @@ def test_the_rules_of_a_disagreement_follow_the_same_order():
 
 
 def test_two_long_texts_are_shown_whole_and_where_they_part():
-    from gateproof.conformance.reports.failure import parting, wrapped
+    from gateproof.conformance.harness.difference import parting
+    from gateproof.conformance.reports.failure import wrapped
 
     expected = "The injected context is classified secretAdjacent, which exceeds what a provider may receive."
     actual = "The injected context is classified secretAdjacent, which a provider may receive."

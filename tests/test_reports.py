@@ -212,3 +212,11 @@ def test_the_settings_read_as_a_person_gave_them(one_wrong):
     assert shown["implementations"] == "-- ./my-gateway"  # as verify's options named it
     merged = dict(RecordedCampaign(campaign.paths, {**campaign.record, "settings": {**settings, "shard": None}}, (), None).settings_lines())
     assert merged["shard"] == "the parts merged"
+
+
+def test_both_reports_say_where_two_long_texts_part(tmp_path):
+    actual = wrong_export()
+    actual["results"][0]["audit"]["tenant"] = "globex (as the proposal claimed it, not as the host holds it)"
+    text = {fmt: render_results(record(tmp_path, [tally("my-gateway", [verdict_of("my-gateway", actual)])]), fmt) for fmt in ("markdown", "html")}
+    assert 'they part after character 0, "": expected "acme", actual "globex (as the proposal "' in text["markdown"]
+    assert '<tr class="parting">' in text["html"] and "they part after character 0" in html.unescape(text["html"])

@@ -145,3 +145,20 @@ def step_of(leaf: Leaf) -> int | None:
 def value_text(value) -> str:
     """A value as a reader sees it: JSON in full, or ``absent``."""
     return "absent" if value is ABSENT else json.dumps(value, ensure_ascii=False)
+
+
+PARTING_CONTEXT = 24  # characters shown on each side of where two long texts part
+
+
+def parting(expected: object, actual: object) -> str | None:
+    """Where two texts too long to compare by eye part: the last characters they share, then each one's next.
+
+    None unless both are strings and one is longer than the context shown;
+    both values are shown whole beside it, so this only points.
+    """
+    if not (isinstance(expected, str) and isinstance(actual, str)) or max(len(expected), len(actual)) <= PARTING_CONTEXT:
+        return None
+    shared = next((i for i, (a, b) in enumerate(zip(expected, actual)) if a != b), min(len(expected), len(actual)))
+    before = value_text(expected[max(0, shared - PARTING_CONTEXT):shared])
+    return (f"they part after character {shared}, {before}: expected {value_text(expected[shared:shared + PARTING_CONTEXT])}, "
+            f"actual {value_text(actual[shared:shared + PARTING_CONTEXT])}")

@@ -13,7 +13,7 @@ import textwrap
 
 from gateproof.model.scenario import ScenarioError, read_scenario
 
-from ..harness.difference import Leaf, differences, step_of, value_text
+from ..harness.difference import Leaf, differences, parting, step_of, value_text
 from ..harness.results import Verdict
 
 SHOWN_LEAVES = 8  # differing fields printed per disagreement; the reports list them all
@@ -39,23 +39,6 @@ def wrapped(label: str, text: str, width: int, indent: str) -> list[str]:
     room = max(20, width - len(head))
     pieces = textwrap.wrap(text, room, expand_tabs=False, replace_whitespace=False, drop_whitespace=False, break_on_hyphens=False) or [""]
     return [head + pieces[0], *(" " * len(head) + piece for piece in pieces[1:])]
-
-
-PARTING_CONTEXT = 24  # characters shown on each side of where two long texts part
-
-
-def parting(expected: object, actual: object) -> str | None:
-    """Where two texts too long to compare by eye part: the last characters they share, then each one's next.
-
-    None unless both are strings and one is longer than the context shown;
-    both values are printed whole above it, so this only points.
-    """
-    if not (isinstance(expected, str) and isinstance(actual, str)) or max(len(expected), len(actual)) <= PARTING_CONTEXT:
-        return None
-    shared = next((i for i, (a, b) in enumerate(zip(expected, actual)) if a != b), min(len(expected), len(actual)))
-    before = value_text(expected[max(0, shared - PARTING_CONTEXT):shared])
-    return (f"they part after character {shared}, {before}: expected {value_text(expected[shared:shared + PARTING_CONTEXT])}, "
-            f"actual {value_text(actual[shared:shared + PARTING_CONTEXT])}")
 
 
 def leaf_lines(leaf: Leaf, width: int) -> list[str]:

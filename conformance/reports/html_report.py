@@ -19,6 +19,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
+from ..harness.difference import parting
 from ..harness.expectations import CAUGHT, smallest_counterexample
 from ..harness.results import FAILING, STATUSES, Tally
 from .campaign import RecordedCampaign
@@ -41,7 +42,7 @@ def _finalize(value):
 def _environment() -> Environment:
     environment = Environment(loader=FileSystemLoader(Path(__file__).resolve().parent), autoescape=True, finalize=_finalize,
                               undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    environment.filters.update(json_text=json_text, rule_title=rule_title)
+    environment.filters.update(json_text=json_text, rule_title=rule_title, parting=lambda leaf: parting(leaf.expected, leaf.actual))
     return environment
 
 

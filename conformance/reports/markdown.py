@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 
+from ..harness.difference import parting
 from ..harness.expectations import CAUGHT, smallest_counterexample
 from ..harness.results import STATUSES, Tally, Verdict
 from .campaign import RecordedCampaign
@@ -48,6 +49,7 @@ def case_lines(verdict: Verdict) -> list[str]:
         for leaf in case.leaves[:LEAVES]:
             body += [f"{leaf.path}  [{', '.join(leaf.rules) or '-'}]", f"  expected: {_cut(json_text(leaf.expected))}",
                      f"  actual:   {_cut(json_text(leaf.actual))}"]
+            body += [f"  {where}" for where in filter(None, [parting(leaf.expected, leaf.actual)])]
         if len(case.leaves) > LEAVES:
             body.append(f"... and {len(case.leaves) - LEAVES} more fields in the HTML report")
         lines += [*fenced("\n".join(body)), ""]
