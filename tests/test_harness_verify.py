@@ -40,7 +40,7 @@ def test_the_reference_is_conformant_and_every_report_is_written(tmp_path):
     assert [r["record"] for r in records] == ["campaign", *["verdict"] * len(reference["verdicts"]), "implementation", "end"]
 
 
-def test_the_unsafe_gateway_disagrees_and_each_disagreement_replays(tmp_path):
+def test_the_unsafe_gateway_disagrees_and_each_disagreement_replays(tmp_path, monkeypatch):
     result = verify("--builtin", "mutant:unsafe-gateway", "--examples", "0", "--compare", "decision", "--report", "json")
     assert result.exit_code == 0  # a mutant that is caught did what is expected of it
     document = json.loads((tmp_path / "gateproof-verify" / "report.json").read_text())
@@ -50,9 +50,13 @@ def test_the_unsafe_gateway_disagrees_and_each_disagreement_replays(tmp_path):
     attack = failed["gw.poisoned-runbook.attack-proposal"]
     assert attack["rules"] == ["G001.8"] and attack["disagreement"]["keys"] == ["decision"]
     replay = shlex.split(attack["disagreement"]["replay_command"])[2:]
+    assert Path(attack["disagreement"]["replay_path"]).is_absolute()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # the command runs as printed from any folder, not only where verify ran
     again = verify(*replay, "--report", "json")
     assert again.exit_code == 0
-    [only] = json.loads((tmp_path / "gateproof-verify" / "report.json").read_text())["implementations"][0]["verdicts"]
+    [only] = json.loads((elsewhere / "gateproof-verify" / "report.json").read_text())["implementations"][0]["verdicts"]
     assert (only["scenario"], only["status"], only["disagreement"]["expected"]) == (attack["scenario"], "failed", attack["disagreement"]["expected"])
 
 

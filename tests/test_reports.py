@@ -1,5 +1,6 @@
 """Each report format rendered from a recorded ``results.jsonl``, and checked the way its reader would check it."""
 
+import copy
 import html
 import json
 import re
@@ -220,3 +221,44 @@ def test_both_reports_say_where_two_long_texts_part(tmp_path):
     text = {fmt: render_results(record(tmp_path, [tally("my-gateway", [verdict_of("my-gateway", actual)])]), fmt) for fmt in ("markdown", "html")}
     assert 'they part after character 0, "": expected "acme", actual "globex (as the proposal "' in text["markdown"]
     assert '<tr class="parting">' in text["html"] and "they part after character 0" in html.unescape(text["html"])
+
+
+@pytest.mark.parametrize("passed, failed, shown", [(4645, 4, "99.9%"), (10180, 27, "99.7%"), (9999, 1, "99.9%"), (10, 0, "100%"),
+                                                   (1, 9999, "0.1%"), (0, 5, "0%"), (1, 1, "50%")])
+def test_the_share_passing_is_rounded_down_so_a_failing_implementation_never_reads_100_percent(passed, failed, shown):
+    from collections import Counter
+
+    from gateproof.conformance.harness.results import Tally
+    from gateproof.conformance.reports.summary import percent_passing
+
+    assert percent_passing(Tally("x", unkept=Counter({("f", "passed"): passed, ("f", "failed"): failed}))) == shown
+
+
+def _failed(scenario_id: str, steps: int, audit_field: str):
+    from attrs import evolve
+
+    verdict = verdict_of("my-gateway", wrong_export())
+    scenario = dict(verdict.disagreement.scenario, id=scenario_id, steps=verdict.disagreement.scenario["steps"] * steps)
+    actual = copy.deepcopy(verdict.disagreement.expected)
+    actual["results"][0]["audit"][audit_field] = "other"
+    return evolve(verdict, scenario_id=scenario_id, disagreement=evolve(verdict.disagreement, scenario=scenario, actual=actual))
+
+
+def test_a_boundary_case_leads_the_disagreements_shown_then_the_smallest_of_each_kind():
+    from gateproof.conformance.reports.terminal import distinct_first
+
+    small, boundary, again = _failed("generated.1", 1, "tenant"), _failed("gw.boundary.g001.10.applies", 3, "tenant"), _failed("generated.2", 1, "user")
+    assert [v.scenario_id for v in distinct_first([small, again, boundary])] == ["gw.boundary.g001.10.applies", "generated.2", "generated.1"]
+
+
+def test_the_failed_count_is_told_apart_from_the_disagreements_kept_and_shown():
+    from collections import Counter
+
+    from gateproof.conformance.reports.terminal import disagreement_sections
+
+    kept = [_failed(f"generated.{n}", 1, field) for n, field in enumerate(("tenant", "user", "tool", "decision"))]
+    made = tally("my-gateway", kept, unkept=Counter({("generated/lab-001", "failed"): 31}))
+    *_, last = disagreement_sections([made], 100)
+    assert last == ["my-gateway: 35 failed scenarios; 4 kept as disagreements, 3 shown above; 31 more counted only, each differing in "
+                    "fields a kept one differs in; every kept one is in results.jsonl and the reports"]
+    assert len(disagreement_sections([tally("my-gateway", kept[:1])], 100)) == 1  # one failure, shown: nothing to count

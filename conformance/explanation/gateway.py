@@ -111,7 +111,7 @@ def describe_change(change) -> str:
     if isinstance(change, EditRunbook):
         return f"runbook {shown(change.runbook_id)} now holds other content (never read by a decision  [G001.16])"
     assert isinstance(change, AdvanceClock)
-    return f"the clock advances {change.seconds} seconds"
+    return f"the clock advances {change.seconds} second{'' if change.seconds == 1 else 's'}"
 
 
 def explain_gateway_steps(scenario: GatewayScenario) -> list[ExplainedStep]:

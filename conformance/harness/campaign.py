@@ -98,9 +98,9 @@ class Campaign:
         return verdict
 
     def _saved(self, verdict: Verdict) -> Verdict:
-        """The verdict with its scenario written as a replayable file and the command that replays it."""
+        """The verdict with its scenario written as a replayable file and the command that replays it, from any folder (the path is absolute)."""
         directory = folder_within(self.settings.out, path_component(self.name))
-        path = directory / f"{path_component(verdict.scenario_id)}.json"
+        path = (directory / f"{path_component(verdict.scenario_id)}.json").absolute()
         write_no_follow(path, dumps_pretty(verdict.disagreement.scenario) + b"\n")
         disagreement = evolve(verdict.disagreement, replay_path=str(path), replay_command=self.replay_command(path))
         return evolve(verdict, disagreement=disagreement)

@@ -16,9 +16,13 @@ from ..harness.results import STATUSES, Tally
 
 
 def percent_passing(tally: Tally) -> str:
+    """The share of decided scenarios that passed, rounded down: 100% only when none failed, 0% only when none passed."""
     counts = tally.counts()
     decided = sum(counts.values()) - counts["skipped"]
-    return f"{100 * counts['passed'] / decided:.0f}%" if decided else "-"
+    if not decided:
+        return "-"
+    tenths = max(1000 * counts["passed"] // decided, 1 if counts["passed"] else 0)  # tenths of a percent
+    return f"{tenths // 10}%" if tenths % 10 == 0 else f"{tenths / 10:.1f}%"
 
 
 def counterexample_text(tally: Tally) -> str:

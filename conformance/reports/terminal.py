@@ -85,6 +85,15 @@ def counterexample_line(verdict: Verdict) -> str:
     return f"{verdict.implementation} caught by {verdict.scenario_id}: {where}"
 
 
+def disagreements_counted(name: str, failing: int, kept: list[Verdict], shown: int) -> str:
+    """How the summary's failed count relates to the disagreements shown: a generated failure in fields a kept one differs in is counted, not kept."""
+    counted = max(0, failing - sum(v.status == "failed" for v in kept))
+    parts = [f"{name}: {failing} failed scenario{'s' * (failing != 1)}", f"{len(kept)} kept as disagreements, {shown} shown above"]
+    if counted:
+        parts.append(f"{counted} more counted only, each differing in fields a kept one differs in")
+    return "; ".join(parts) + "; every kept one is in results.jsonl and the reports"
+
+
 def disagreement_sections(tallies: list[Tally], columns: int, shown: int = SHOWN) -> list[list[str]]:
     """The disagreements to print in full: up to ``shown`` for each implementation expected to conform."""
     sections = []
@@ -94,18 +103,21 @@ def disagreement_sections(tallies: list[Tally], columns: int, shown: int = SHOWN
         found = distinct_first([v for v in tally.verdicts if v.disagreement is not None and v.status != "known"])
         for verdict in found[:shown]:
             sections.append(failure_lines(verdict, columns))
-        if len(found) > shown:
-            sections.append([f"{tally.name}: {len(found) - shown} more disagreements: every one is in results.jsonl and the reports"])
+        failing = tally.counts()["failed"]
+        if failing > min(len(found), shown):
+            sections.append([disagreements_counted(tally.name, failing, found, min(len(found), shown))])
     return sections
 
 
 def distinct_first(verdicts: list[Verdict]) -> list[Verdict]:
-    """The disagreements, those differing in fields not seen before first, the smallest of each kind leading.
+    """The disagreements, those differing in fields not seen before first, a boundary case or else the smallest of each kind leading.
 
     Forty corpus cases that all differ in one audit field are one fault: the
     reader sees it once, then the next fault, not forty copies of the first.
+    A corpus boundary case (``*.boundary.*``) is named by the rule and the side
+    of it it tests, so it says what is wrong before its fields are read.
     """
-    ordered = sorted(verdicts, key=lambda v: scenario_size(v.disagreement.scenario))
+    ordered = sorted(verdicts, key=lambda v: (".boundary." not in v.scenario_id, scenario_size(v.disagreement.scenario)))
     seen, first, rest = set(), [], []
     for verdict in ordered:
         paths = tuple(re.sub(r"^results\[\d+\]", "results[]", leaf.path)
