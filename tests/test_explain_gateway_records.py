@@ -73,7 +73,7 @@ def test_approvals_the_clock_and_the_rate_limit_are_shown_only_where_the_next_ch
     nxt = held(scenario([export(destination="legal-hold")], rules="lab-001+next"))
     assert nxt.details[-2:] == (
         'approval "ap-1": export_case {"case_id":"CASE-1","destination_id":"legal-hold"} for user "dana", expires at 100',
-        "clock 100; at most 2 call(s) a session in any 60 s",
+        "clock 100; at most 2 call(s) a session in any 60 s; this session's earlier counted calls at []",
     )
     assert nxt.inputs["clock"] == 100 and nxt.inputs["approvals"][0]["expires_at"] == 100
 
@@ -81,3 +81,17 @@ def test_approvals_the_clock_and_the_rate_limit_are_shown_only_where_the_next_ch
 def test_the_check_column_is_as_wide_as_the_names_of_the_checks_shown():
     text = text_of(explained(read_scenario(scenario([export()]))))
     assert "    session's user is assigned to the case  FAILED -> not_assigned  [G001.11]" in text
+
+
+@pytest.mark.rule("G002.4")
+def test_the_rate_limit_is_shown_with_the_sessions_earlier_counted_calls():
+    steps = [export(), {"op": "advance_clock", "seconds": 60}, export(), export(session="s-2")]
+    records = held(scenario(steps, rules="lab-001+next"), step=2)
+    assert records.details[-1] == "clock 160; at most 2 call(s) a session in any 60 s; this session's earlier counted calls at [100]"
+    assert held(scenario(steps, rules="lab-001+next"), step=3).details[-1].endswith("earlier counted calls at []")  # another session's
+
+
+def test_without_a_rate_limit_the_next_checks_show_the_clock_alone():
+    document = scenario([export()], rules="lab-001+next")
+    document["world"] = {key: value for key, value in WORLD.items() if key != "rate_limit"}
+    assert held(document).details[-1] == "clock 100; no rate limit"

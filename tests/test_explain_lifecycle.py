@@ -29,3 +29,22 @@ def test_the_story_is_explained_step_by_step_with_rule_ids():
 def test_a_resume_before_165_is_explained_as_configuration_only():
     text = explained("adr-164", [queue(snippets=[1]), dequeue(), suspend(), resume()])
     assert "the configuration alone is gated  [C164.7]" in text
+
+
+@pytest.mark.rule("C165.2")
+def test_a_resume_shows_the_stored_state_each_uid_was_read_from_dropped_ones_too():
+    text = explained("adr-179", [queue(snippets=[1]), dequeue(), suspend(state={"forced_snippet_uids": ["+1", " 1", "2"]}), resume()])
+    assert """the run's stored state, as written: {"forced_snippet_uids": ["+1", " 1", "2"]}""" in unwrapped(text)
+    assert "forced snippets: stored [2] -> existing (switched off or not) lookup in the order asked -> resolved [2]" in unwrapped(text)
+
+
+@pytest.mark.rule("C094.9", "C094.10")
+def test_a_fallback_is_shown_as_stored_as_read_and_with_the_configuration_it_finds():
+    from stories import document
+
+    doc = document("adr-179", world(snippets=[snippet(1)], fallbacks=[" Hop ", 7, "gone"]), [{"op": "send", "configuration": "c", "forced_snippets": [1]}])
+    doc["world"]["configurations"] += [{"identifier": "hop", "model": "far-model", "active": False}, {"identifier": "gone", "deleted": True}]
+    text = unwrapped(explain_scenario(read_scenario(doc)))
+    assert 'fallback entries as stored: [" Hop ", 7, "gone"] -> read as ["hop", "gone"] [C094.9]' in text
+    assert 'fallback "hop" -> configuration "hop", inactive (counted all the same): provider "far" -> externalGlobal' in text
+    assert 'fallback "gone" -> no undeleted configuration: no provider (fail closed) -> externalGlobal' in text

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from gateproof.model import fold, lattice
 from gateproof.model.enforcement import MISSING, is_enforcing, mode_label
+from gateproof.model.resolution import lookup_fallback, normalise_fallback_chain
 from gateproof.model.scenario.run import dropped_result
 from gateproof.model.sources import Source
 
@@ -71,11 +72,24 @@ def fold_applied(sources: tuple[Source, ...]) -> Applied:
                    lines or ["(nothing to fold: undeclared)"], {"classes": [class_value(s.data_class) for s in sources]}, result)
 
 
-def zone_applied(resolution) -> Applied:
+def fallback_found(world, identifier: str) -> str:
+    """The configuration a fallback entry finds (C094.10's own lookup), said with what would make a reader doubt it counts."""
+    found = lookup_fallback(world, identifier)
+    if found is None:
+        return "no undeleted configuration"
+    return f"configuration {shown(found.identifier)}" + ("" if found.active else ", inactive (counted all the same)")
+
+
+def zone_applied(resolution, world, configuration) -> Applied:
     lines, hops = [], []
+    if configuration.fallbacks:
+        read = list(normalise_fallback_chain(configuration.fallbacks))
+        lines.append(f"fallback entries as stored: {shown(list(configuration.fallbacks))} -> read as {shown(read)}  [C094.9]")
     for hop in resolution.hops:
         provider = f"provider {shown(hop.provider)}" if hop.provider else "no provider (fail closed)"
         subject = shown(hop.subject) if hop.subject else "(none)"
+        if hop.via == "fallback":
+            subject += f" -> {fallback_found(world, hop.subject)}"
         lines.append(f"{hop.via} {subject}: {provider} -> {hop.zone.value}; running zone {hop.running.value}  [{hop.rule}]")
         hops.append({"via": hop.via, "subject": hop.subject, "provider": hop.provider, "zone": hop.zone.value, "running": hop.running.value, "rule": hop.rule})
     return Applied("zone", "zone: least trusted of the primary provider and one level of fallbacks", ("C094.8", "C094.10", "C149.1"),
@@ -103,7 +117,7 @@ def gate_applied(world, trace, result: dict, rules) -> list[Applied]:
         applied.append(Applied("zone", "zone: not consulted, nothing is declared", ("C144.10",)))
     else:
         zone = trace.resolution.zone.value
-        applied.append(zone_applied(trace.resolution))
+        applied.append(zone_applied(trace.resolution, world, trace.configuration))
         applied.append(Applied("ceiling", f"ceiling of {zone}: {trace.decision.ceiling.value}", ("C094.4",), inputs={"zone": zone},
                                result=trace.decision.ceiling.value))
     if trace.decision.enforcing is not None:

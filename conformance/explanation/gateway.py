@@ -7,8 +7,7 @@ explanation cannot tell a different story from the decision.
 from __future__ import annotations
 
 from gateproof.model.gateway.changes import AdvanceClock, EditCase, EditRunbook, ReassignCase, RemoveDestination, RevokeSession
-from gateproof.model.gateway.gate import Call, CallTrace, GatewayRules
-from gateproof.model.gateway.records import GatewayWorld
+from gateproof.model.gateway.gate import Call, CallTrace, GatewayRules, GatewayState
 from gateproof.model.gateway.scenario import CHANGE_OPS, GatewayScenario, call_result, trace_gateway_scenario
 
 from .trace import Applied, ExplainedStep, shown
@@ -42,16 +41,17 @@ def _named(arguments: object, name: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def held_records(world: GatewayWorld, call: Call, next_checks: bool) -> Applied:
+def held_records(state: GatewayState, call: Call, next_checks: bool) -> Applied:
     """What the host holds for a call as it is made: its session, the case and destination its arguments name, and
     under the next checks (G002) the approvals of its tool, the clock and the rate limit.
 
     The checks read these and nothing the proposal claims; shown beside them,
     a wrong answer's cause (a supervisor's role, an assignee, an expiry) can be read off.
     """
+    world = state.world
     session = world.session_index[call.session]
-    state = "valid" if session.valid else "revoked by the host"
-    lines = [f"session {shown(session.id)}: user {shown(session.user)}, tenant {shown(session.tenant)}, roles {shown(sorted(session.roles))}, {state}"]
+    validity = "valid" if session.valid else "revoked by the host"
+    lines = [f"session {shown(session.id)}: user {shown(session.user)}, tenant {shown(session.tenant)}, roles {shown(sorted(session.roles))}, {validity}"]
     inputs: dict = {"session": {"user": session.user, "tenant": session.tenant, "roles": sorted(session.roles), "valid": session.valid}}
     if (case_id := _named(call.arguments, "case_id")) is not None:
         case = world.case_index.get(case_id)
@@ -66,16 +66,21 @@ def held_records(world: GatewayWorld, call: Call, next_checks: bool) -> Applied:
         approvals = [a for a in world.approvals if a.tool == call.tool]
         lines += [f"approval {shown(a.id)}: {a.tool} {a.arguments} for user {shown(a.user)}, expires at {a.expires_at}" for a in approvals]
         limit = world.rate_limit
-        lines.append(f"clock {world.clock}; " + (f"at most {limit.calls} call(s) a session in any {limit.window} s" if limit else "no rate limit"))
-        inputs.update(clock=world.clock, rate_limit=None if limit is None else {"calls": limit.calls, "window": limit.window},
+        earlier = [r.time for r in state.history if r.session == call.session and r.counted]  # G002.4 counts these, within its window
+        if limit is None:
+            lines.append(f"clock {world.clock}; no rate limit")
+        else:
+            lines.append(f"clock {world.clock}; at most {limit.calls} call(s) a session in any {limit.window} s; "
+                         f"this session's earlier counted calls at {shown(earlier)}")
+        inputs.update(clock=world.clock, rate_limit=None if limit is None else {"calls": limit.calls, "window": limit.window, "earlier_calls": earlier},
                       approvals=[{"id": a.id, "arguments": a.arguments, "user": a.user, "expires_at": a.expires_at} for a in approvals])
     return Applied("records", "what the host holds for this call (the proposal only names records)", (), lines, inputs=inputs)
 
 
-def explain_call(call: Call, trace: CallTrace, rules: GatewayRules, world: GatewayWorld) -> tuple[str, list[Applied]]:
+def explain_call(call: Call, trace: CallTrace, rules: GatewayRules, state: GatewayState) -> tuple[str, list[Applied]]:
     rules_name = rules.name
     proposed = {"tool": call.tool, "arguments": call.arguments, "session": call.session}
-    applied = [Applied("proposal", f"arguments as proposed: {shown(call.arguments)}", inputs=proposed), held_records(world, call, rules.next_checks)]
+    applied = [Applied("proposal", f"arguments as proposed: {shown(call.arguments)}", inputs=proposed), held_records(state, call, rules.next_checks)]
     if trace.replayed:
         applied.append(Applied("idempotency", f"idempotency key {shown(call.idempotency_key)} already bound to this action: answered as before, nothing recorded",
                                ("G002.2",), inputs={"idempotency_key": call.idempotency_key}, result="replayed"))
@@ -116,12 +121,12 @@ def describe_change(change) -> str:
 
 def explain_gateway_steps(scenario: GatewayScenario) -> list[ExplainedStep]:
     """Each step of a gateway scenario explained, with its result as the outcome has it."""
-    steps, world = [], scenario.world  # the world as the step finds it
-    for number, (step, trace, state) in enumerate(trace_gateway_scenario(scenario)):
+    steps, before = [], GatewayState(scenario.world)  # the state as the step finds it
+    for number, (step, trace, after) in enumerate(trace_gateway_scenario(scenario)):
         if trace is None:
             steps.append(ExplainedStep(number, CHANGE_OPS[type(step)], describe_change(step), [], {"op": CHANGE_OPS[type(step)]}))
         else:
-            says, applied = explain_call(step, trace, scenario.rules, world)
+            says, applied = explain_call(step, trace, scenario.rules, before)
             steps.append(ExplainedStep(number, "call", says, applied, call_result(step, trace)))
-        world = state.world
+        before = after
     return steps

@@ -96,7 +96,10 @@ def _resume(story: Story, step: Resume, rules: Rules) -> Explained:
     if not rules.regates_on_resume:
         applied.append(Applied("configuration-only", f"rules {rules.name}: no forced set was persisted, so the configuration alone is gated", ("C164.7",)))
     else:
-        applied.append(forced_applied(trace.forced, "stored uids read as positive integers or digit strings", ("C165.2", "C166.3", "C175.3")))
+        lines, inputs, result = forced_set_details(trace.forced, "stored")
+        stored = f"the run's stored state, as written: {shown(run.suspended_state)}"  # what each uid was read from, dropped ones included
+        applied.append(Applied("forced-set", "stored uids read as positive integers or digit strings", ("C165.2", "C166.3", "C175.3"),
+                               [stored, *lines], dict(inputs, state=run.suspended_state), result))
         if takes_configuration_only_path(trace.forced):
             applied.append(Applied("configuration-only", "nothing to rebuild: the configuration-only path", ("C165.5",)))
     applied.append(Applied("dropped", "nothing is recorded as dropped on a resume", ("C179.2",), result=[]))
