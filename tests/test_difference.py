@@ -92,3 +92,14 @@ def test_a_run_field_names_its_lifecycle_rule_in_the_disagreements_rules():
 
     resume = {"op": "resume", "decision": "undeclared", "forced_skills": [3, 2]}
     assert rule_ids(Mismatch(0, ("forced_skills",)), outcome(resume), outcome(dict(resume, forced_skills=[2, 3]))) == ("C175.3",)
+
+
+def test_the_rules_line_tells_the_rule_broken_from_the_rule_the_implementation_answered_with():
+    call = {"op": "call", "decision": "deny", "reason": "unknown_tool", "rule": "G001.1"}
+    wrong = dict(call, reason="missing_argument", rule="G001.4")
+    scenario = {"gateproof": 1, "id": "s", "kind": "gateway", "rules": "lab-001", "world": {}, "steps": []}
+    d = Disagreement(scenario, outcome(call), outcome(wrong), 0, ("reason", "rule"))
+    lines = failure_lines(Verdict("impl", "generated", "f", "s", "failed", "", ("G001.1", "G001.4"), None, d), explained=False)
+    assert lines[1] == "  rules: G001.1; the implementation's answer names G001.4"
+    same = Disagreement(scenario, outcome(call), outcome(dict(call, decision="allow")), 0, ("decision",))
+    assert failure_lines(Verdict("impl", "generated", "f", "s", "failed", "", ("G001.1",), None, same), explained=False)[1] == "  rules: G001.1"

@@ -37,7 +37,8 @@ def held(document: dict, step: int = 0):
 @pytest.mark.rule("G001.11")
 def test_the_session_roles_and_the_case_assignees_the_checks_read_are_shown():
     records = held(scenario([export()]))
-    assert records.details[:3] == (
+    assert records.details[:4] == (
+        'the gateway\'s tools: ["export_case", "read_case"] (a tool is known by its exact name)',
         'session "s-1": user "dana", tenant "globex", roles ["supervisor", "support"], valid',
         'case "CASE-1": tenant "globex", assigned to ["ana"]',
         'destination "audit-queue": internal',
@@ -50,7 +51,7 @@ def test_records_are_shown_as_the_call_finds_them_after_earlier_changes():
     steps = [{"op": "reassign_case", "case_id": "CASE-1", "assignees": []}, {"op": "revoke_session", "session": "s-1"}, export()]
     records = held(scenario(steps), step=2)
     assert 'case "CASE-1": tenant "globex", assigned to nobody' in records.details
-    assert records.details[0].endswith("revoked by the host") and records.inputs["session"]["valid"] is False
+    assert records.details[1].endswith("revoked by the host") and records.inputs["session"]["valid"] is False
 
 
 @pytest.mark.rule("G001.9")
@@ -63,7 +64,7 @@ def test_a_case_or_destination_the_host_does_not_hold_is_said_so():
 @pytest.mark.rule("G001.5")
 def test_arguments_that_name_no_record_show_the_session_alone():
     call = {"op": "call", "session": "s-2", "tool": "export_case", "arguments": {"case_id": 7, "extra": "x"}}
-    assert held(scenario([call])).details == ('session "s-2": user "eve", tenant "acme", roles ["support"], valid',)
+    assert held(scenario([call])).details[1:] == ('session "s-2": user "eve", tenant "acme", roles ["support"], valid',)
 
 
 @pytest.mark.rule("G002.6")

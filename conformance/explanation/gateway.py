@@ -6,6 +6,7 @@ explanation cannot tell a different story from the decision.
 
 from __future__ import annotations
 
+from gateproof.model.gateway.arguments import TOOLS
 from gateproof.model.gateway.changes import AdvanceClock, EditCase, EditRunbook, ReassignCase, RemoveDestination, RevokeSession
 from gateproof.model.gateway.gate import Call, CallTrace, GatewayRules, GatewayState
 from gateproof.model.gateway.scenario import CHANGE_OPS, GatewayScenario, call_result, trace_gateway_scenario
@@ -42,7 +43,7 @@ def _named(arguments: object, name: str) -> str | None:
 
 
 def held_records(state: GatewayState, call: Call, next_checks: bool) -> Applied:
-    """What the host holds for a call as it is made: its session, the case and destination its arguments name, and
+    """What the host holds for a call as it is made: the tools, its session, the case and destination its arguments name, and
     under the next checks (G002) the approvals of its tool, the clock and the rate limit.
 
     The checks read these and nothing the proposal claims; shown beside them,
@@ -51,7 +52,8 @@ def held_records(state: GatewayState, call: Call, next_checks: bool) -> Applied:
     world = state.world
     session = world.session_index[call.session]
     validity = "valid" if session.valid else "revoked by the host"
-    lines = [f"session {shown(session.id)}: user {shown(session.user)}, tenant {shown(session.tenant)}, roles {shown(sorted(session.roles))}, {validity}"]
+    lines = [f"the gateway's tools: {shown(sorted(TOOLS))} (a tool is known by its exact name)",
+             f"session {shown(session.id)}: user {shown(session.user)}, tenant {shown(session.tenant)}, roles {shown(sorted(session.roles))}, {validity}"]
     inputs: dict = {"session": {"user": session.user, "tenant": session.tenant, "roles": sorted(session.roles), "valid": session.valid}}
     if (case_id := _named(call.arguments, "case_id")) is not None:
         case = world.case_index.get(case_id)

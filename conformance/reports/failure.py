@@ -49,11 +49,26 @@ def leaf_lines(leaf: Leaf, width: int) -> list[str]:
     return lines + (textwrap.wrap(where, width, initial_indent="      ", subsequent_indent="          ") if where else [])
 
 
+def answered_rules(d) -> list[str]:
+    """The rules a call result of the implementation names at the step that differs and the model's does not: its reading, not the rule broken."""
+    def rule_at(outcome: dict):
+        results = outcome.get("results") if isinstance(outcome, dict) else None
+        if d.step is None or not isinstance(results, list) or d.step >= len(results) or not isinstance(results[d.step], dict):
+            return None
+        rule = results[d.step].get("rule")
+        return rule if isinstance(rule, str) else None
+
+    theirs = rule_at(d.actual)
+    return [theirs] if theirs is not None and theirs != rule_at(d.expected) else []
+
+
 def failure_lines(verdict: Verdict, width: int = 100, explained: bool = True) -> list[str]:
     """A disagreement in full for the terminal: header, differing fields, the model's reasoning, the replay, explain and rules commands."""
     d = verdict.disagreement
     lines = [f"{verdict.implementation} {verdict.status}: {verdict.scenario_id}  ({verdict.family})"]
-    lines.append(f"  rules: {', '.join(verdict.rules) or '-'}")
+    theirs = [] if d is None else answered_rules(d)
+    ours = [rule for rule in verdict.rules if rule not in theirs]
+    lines.append(f"  rules: {', '.join(ours) or '-'}" + (f"; the implementation's answer names {', '.join(theirs)}" if theirs else ""))
     if d is None:
         lines += wrapped("message", verdict.message, width, "  ")
         return lines
