@@ -262,3 +262,5 @@ def test_the_failed_count_is_told_apart_from_the_disagreements_kept_and_shown():
     assert last == ["my-gateway: 35 failed scenarios; 4 kept as disagreements, 3 shown above; 31 more counted only, each differing in "
                     "fields a kept one differs in; every kept one is in results.jsonl and the reports"]
     assert len(disagreement_sections([tally("my-gateway", kept[:1])], 100)) == 1  # one failure, shown: nothing to count
+    one = tally("my-gateway", kept[:1], unkept=Counter({("generated/lab-001", "failed"): 9}))
+    assert disagreement_sections([one], 100)[-1][0].startswith("my-gateway: 10 failed scenarios; 1 kept as a disagreement, 1 shown above; 9 more")

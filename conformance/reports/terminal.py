@@ -88,7 +88,8 @@ def counterexample_line(verdict: Verdict) -> str:
 def disagreements_counted(name: str, failing: int, kept: list[Verdict], shown: int) -> str:
     """How the summary's failed count relates to the disagreements shown: a generated failure in fields a kept one differs in is counted, not kept."""
     counted = max(0, failing - sum(v.status == "failed" for v in kept))
-    parts = [f"{name}: {failing} failed scenario{'s' * (failing != 1)}", f"{len(kept)} kept as disagreements, {shown} shown above"]
+    kept_as = "1 kept as a disagreement" if len(kept) == 1 else f"{len(kept)} kept as disagreements"
+    parts = [f"{name}: {failing} failed scenario{'s' * (failing != 1)}", f"{kept_as}, {shown} shown above"]
     if counted:
         parts.append(f"{counted} more counted only, each differing in fields a kept one differs in")
     return "; ".join(parts) + "; every kept one is in results.jsonl and the reports"
