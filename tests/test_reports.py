@@ -264,3 +264,10 @@ def test_the_failed_count_is_told_apart_from_the_disagreements_kept_and_shown():
     assert len(disagreement_sections([tally("my-gateway", kept[:1])], 100)) == 1  # one failure, shown: nothing to count
     one = tally("my-gateway", kept[:1], unkept=Counter({("generated/lab-001", "failed"): 9}))
     assert disagreement_sections([one], 100)[-1][0].startswith("my-gateway: 10 failed scenarios; 1 kept as a disagreement, 1 shown above; 9 more")
+
+
+def test_the_markdown_report_writes_each_differing_value_on_one_line(tmp_path):
+    actual = wrong_export()
+    actual["results"][0]["exports"] = [{"case_id": "CASE-9", "destination_id": "review-queue"}]
+    text = render_results(record(tmp_path, [tally("my-gateway", [verdict_of("my-gateway", actual)])]), "markdown")
+    assert '  actual:   {"case_id": "CASE-9", "destination_id": "review-queue"}' in text

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import html
 
-from ..harness.difference import parting
+from ..harness.difference import parting, value_text
 from ..harness.expectations import CAUGHT, smallest_counterexample
 from ..harness.results import STATUSES, Tally, Verdict
 from .campaign import RecordedCampaign
-from .cases import case_of, json_text
+from .cases import case_of
 from .escape import fenced, markdown_inline, one_line
 from .summary import cell_text, counted_notes, matrix, summary_rows
 from .terminal import distinct_first, errored_lines
@@ -47,8 +47,9 @@ def case_lines(verdict: Verdict) -> list[str]:
     if case.leaves:
         body = []
         for leaf in case.leaves[:LEAVES]:
-            body += [f"{leaf.path}  [{', '.join(leaf.rules) or '-'}]", f"  expected: {_cut(json_text(leaf.expected))}",
-                     f"  actual:   {_cut(json_text(leaf.actual))}"]
+            # One line a value, as the terminal shows it: indented JSON under a label loses its indent to the label's.
+            body += [f"{leaf.path}  [{', '.join(leaf.rules) or '-'}]", f"  expected: {_cut(value_text(leaf.expected))}",
+                     f"  actual:   {_cut(value_text(leaf.actual))}"]
             body += [f"  {where}" for where in filter(None, [parting(leaf.expected, leaf.actual)])]
         if len(case.leaves) > LEAVES:
             body.append(f"... and {len(case.leaves) - LEAVES} more fields in the HTML report")
