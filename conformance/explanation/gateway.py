@@ -67,14 +67,15 @@ def held_records(state: GatewayState, call: Call, next_checks: bool) -> Applied:
     if next_checks:
         approvals = [a for a in world.approvals if a.tool == call.tool]
         lines += [f"approval {shown(a.id)}: {a.tool} {a.arguments} for user {shown(a.user)}, expires at {a.expires_at}" for a in approvals]
-        limit = world.rate_limit
-        earlier = [r.time for r in state.history if r.session == call.session and r.counted]  # G002.4 counts these, within its window
+        limit, rate_limit = world.rate_limit, None
         if limit is None:
             lines.append(f"clock {world.clock}; no rate limit")
         else:
+            earlier = [r.time for r in state.history if r.session == call.session and r.counted]  # G002.4 counts these, within its window
             lines.append(f"clock {world.clock}; at most {limit.calls} call(s) a session in any {limit.window} s; "
                          f"this session's earlier counted calls at {shown(earlier)}")
-        inputs.update(clock=world.clock, rate_limit=None if limit is None else {"calls": limit.calls, "window": limit.window, "earlier_calls": earlier},
+            rate_limit = {"calls": limit.calls, "window": limit.window, "earlier_calls": earlier}
+        inputs.update(clock=world.clock, rate_limit=rate_limit,
                       approvals=[{"id": a.id, "arguments": a.arguments, "user": a.user, "expires_at": a.expires_at} for a in approvals])
     return Applied("records", "what the host holds for this call (the proposal only names records)", (), lines, inputs=inputs)
 

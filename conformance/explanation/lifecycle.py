@@ -36,8 +36,11 @@ def forced_set_details(forced: ForcedSet, read_as: str) -> tuple[list[str], dict
     return lines or ["(no forced uids)"], inputs, result
 
 
-def forced_applied(forced: ForcedSet, says: str, rules: tuple[str, ...], read_as: str = "stored") -> Applied:
+def forced_applied(forced: ForcedSet, says: str, rules: tuple[str, ...], read_as: str = "stored", state=MISSING) -> Applied:
+    """The forced set resolved; with the stored ``state`` a resume read it from (uids read as nothing included) when given."""
     lines, inputs, result = forced_set_details(forced, read_as)
+    if state is not MISSING:
+        lines, inputs = [f"the run's stored state, as written: {shown(state)}", *lines], dict(inputs, state=state)
     return Applied("forced-set", says, rules, lines, inputs, result)
 
 
@@ -96,10 +99,8 @@ def _resume(story: Story, step: Resume, rules: Rules) -> Explained:
     if not rules.regates_on_resume:
         applied.append(Applied("configuration-only", f"rules {rules.name}: no forced set was persisted, so the configuration alone is gated", ("C164.7",)))
     else:
-        lines, inputs, result = forced_set_details(trace.forced, "stored")
-        stored = f"the run's stored state, as written: {shown(run.suspended_state)}"  # what each uid was read from, dropped ones included
-        applied.append(Applied("forced-set", "stored uids read as positive integers or digit strings", ("C165.2", "C166.3", "C175.3"),
-                               [stored, *lines], dict(inputs, state=run.suspended_state), result))
+        applied.append(forced_applied(trace.forced, "stored uids read as positive integers or digit strings", ("C165.2", "C166.3", "C175.3"),
+                                      state=run.suspended_state))
         if takes_configuration_only_path(trace.forced):
             applied.append(Applied("configuration-only", "nothing to rebuild: the configuration-only path", ("C165.5",)))
     applied.append(Applied("dropped", "nothing is recorded as dropped on a resume", ("C179.2",), result=[]))

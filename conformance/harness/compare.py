@@ -44,6 +44,16 @@ DERIVATION_ORDER = {key: rank for rank, key in enumerate((
 _ABSENT = object()
 
 
+def rule_of_key(key: str) -> str | None:
+    """The rule that defines ``key`` of a send's, readout's or run step's result; None for a key no rule names."""
+    return RULE_OF_RUN_KEY.get(key) or RULE_OF_KEY.get(key)
+
+
+def derivation_rank(key: str | None) -> int:
+    """Where ``key`` comes in :data:`DERIVATION_ORDER`; a key it does not list comes after every key it does."""
+    return DERIVATION_ORDER.get(key, len(DERIVATION_ORDER))
+
+
 @frozen
 class Mismatch:
     """Where an outcome first departs from the model's: a step (None for the document itself) and the keys."""
@@ -128,6 +138,5 @@ def rule_ids(mismatch: Mismatch, expected: dict, actual: dict, pinned: tuple[str
         results = [doc["results"][mismatch.step] for doc in (expected, actual) if mismatch.step < len(doc["results"])]
         found += [r["rule"] for r in results if isinstance(r.get("rule"), str)]
         if results and results[0].get("op") != "call":
-            keys = sorted(mismatch.keys, key=lambda k: DERIVATION_ORDER.get(k, len(DERIVATION_ORDER)))
-            found += [rule for rule in (RULE_OF_RUN_KEY.get(k) or RULE_OF_KEY.get(k) for k in keys) if rule]
+            found += filter(None, map(rule_of_key, sorted(mismatch.keys, key=derivation_rank)))
     return tuple(dict.fromkeys(found))

@@ -14,7 +14,7 @@ import re
 
 from attrs import frozen
 
-from .compare import DERIVATION_ORDER, RULE_OF_KEY, RULE_OF_RUN_KEY
+from .compare import derivation_rank, rule_of_key
 
 
 class _Absent:
@@ -97,7 +97,7 @@ def rules_of_field(result: dict | None, key: str) -> tuple[str, ...]:
         if key in ("decision", "reason", "rule"):
             return (named,) if named else ("G001.13",)
         return tuple(dict.fromkeys(filter(None, (RULE_OF_CALL_KEY.get(key), named))))
-    rule = RULE_OF_RUN_KEY.get(key) or RULE_OF_KEY.get(key)
+    rule = rule_of_key(key)
     return (rule,) if rule else ()
 
 
@@ -110,14 +110,14 @@ def _top_key(path: str) -> tuple[int | None, str | None]:
 
 
 def _derived_order(found: list) -> list:
-    """The leaves of each step in :data:`DERIVATION_ORDER` of their keys, steps and the document's own fields in document order."""
+    """The leaves of each step in the derivation order of their keys (``compare.DERIVATION_ORDER``), steps and the document's own fields in document order."""
 
     def rank(numbered: tuple[int, tuple]) -> tuple:
         position, (path, _, _) = numbered
         step, key = _top_key(path)
         if step is None:
             return (-1, 0, position)
-        return (step, DERIVATION_ORDER.get(key, len(DERIVATION_ORDER)) if key else -1, position)
+        return (step, derivation_rank(key) if key else -1, position)
 
     return [leaf for _, leaf in sorted(enumerate(found), key=rank)]
 

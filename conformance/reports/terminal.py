@@ -102,11 +102,11 @@ def disagreement_sections(tallies: list[Tally], columns: int, shown: int = SHOWN
         if tally.expected != CONFORMANT:
             continue
         found = distinct_first([v for v in tally.verdicts if v.disagreement is not None and v.status != "known"])
-        for verdict in found[:shown]:
-            sections.append(failure_lines(verdict, columns))
+        printed = found[:shown]
+        sections += [failure_lines(verdict, columns) for verdict in printed]
         failing = tally.counts()["failed"]
-        if failing > min(len(found), shown):
-            sections.append([disagreements_counted(tally.name, failing, found, min(len(found), shown))])
+        if failing > len(printed):
+            sections.append([disagreements_counted(tally.name, failing, found, len(printed))])
     return sections
 
 
