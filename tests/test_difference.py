@@ -69,7 +69,21 @@ def test_a_steps_leaves_are_listed_in_the_order_the_rules_derive_them_so_the_fir
 def test_the_rules_of_a_disagreement_follow_the_same_order():
     from gateproof.conformance.harness.compare import Mismatch, rule_ids
 
-    assert rule_ids(Mismatch(0, ("audit", "decision", "zone")), outcome(SEND), outcome(SEND)) == ("C094.8", "C144.10", "C144.14")
+    assert rule_ids(Mismatch(0, ("audit", "decision", "zone")), outcome(SEND), outcome(SEND)) == (
+        "C094.8", "C094.10", "C149.1", "C144.10", "C144.14")
+
+
+def test_a_differing_zone_names_every_rule_the_zone_comes_from_as_its_explanation_does():
+    from gateproof.conformance.explanation.explain import explain_under
+
+    world = {"providers": [{"identifier": "p", "zone": "local"}], "models": [{"identifier": "m", "provider": "p"}],
+             "configurations": [{"identifier": "c", "model": "m", "fallbacks": ["gone"], "system_prompt": "x", "system_prompt_class": "editorContent"}]}
+    document = {"gateproof": 1, "id": "s", "world": world, "steps": [{"op": "send", "configuration": "c"}]}
+    [step] = explain_under(document).steps
+    [zone] = [applied for applied in step.applied if applied.id == "zone"]
+    model = step.result
+    [leaf] = differences(outcome(model), outcome(dict(model, zone="local")))
+    assert leaf.path == "results[0].zone" and model["zone"] == "externalGlobal" and leaf.rules == zone.rules
 
 
 def test_two_long_texts_are_shown_whole_and_where_they_part():

@@ -21,16 +21,19 @@ LEVELS = ("decision", "reason", "full")
 DECISION_KEYS = ("op", "decision", "ended", "effective")
 REASON_KEYS = DECISION_KEYS + ("declared_class", "source", "effective_source", "reason", "caller_reason", "rule")
 
-#: The ceiling rule that defines each key of a send or readout result (adr/ceiling.md, adr/lifecycle.md).
-RULE_OF_KEY = {
-    "declared_class": "C144.9", "source": "C144.9", "decision": "C144.10", "sent": "C144.11", "message": "C144.12",
-    "exception": "C144.13", "audit": "C144.14", "zone": "C094.8", "ceiling": "C094.4", "effective": "C144.16",
-    "effective_source": "C144.16", "sources": "C144.16", "dropped": "C179.1", "enforcing": "C113.1",
+#: The ceiling rules that define each key of a send or readout result (adr/ceiling.md, adr/lifecycle.md). The zone
+#: is the primary provider's widened by the fallbacks, none of which uses the serving model: a differing zone may
+#: come from any of the three rules, as the explanation's zone step lists them.
+RULES_OF_KEY = {
+    "declared_class": ("C144.9",), "source": ("C144.9",), "decision": ("C144.10",), "sent": ("C144.11",),
+    "message": ("C144.12",), "exception": ("C144.13",), "audit": ("C144.14",), "zone": ("C094.8", "C094.10", "C149.1"),
+    "ceiling": ("C094.4",), "effective": ("C144.16",), "effective_source": ("C144.16",), "sources": ("C144.16",),
+    "dropped": ("C179.1",), "enforcing": ("C113.1",),
 }
 #: The lifecycle rule that decides each field a run's step adds to a send's (adr/lifecycle.md, adr/scenario.md).
-RULE_OF_RUN_KEY = {
-    "state": "C165.1", "forced_snippets": "C175.3", "forced_skills": "C175.3", "ended": "S001.3", "run": "S001.3",
-    "with_input": "S001.3", "kind": "S002.2",
+RULES_OF_RUN_KEY = {
+    "state": ("C165.1",), "forced_snippets": ("C175.3",), "forced_skills": ("C175.3",), "ended": ("S001.3",),
+    "run": ("S001.3",), "with_input": ("S001.3",), "kind": ("S002.2",),
 }
 #: The keys of a step's result in the order the rules derive them, the outcome's own order aside: the forced
 #: set a run reads, the sources and their fold, the zone and its ceiling, the switch, then the decision and
@@ -44,9 +47,9 @@ DERIVATION_ORDER = {key: rank for rank, key in enumerate((
 _ABSENT = object()
 
 
-def rule_of_key(key: str) -> str | None:
-    """The rule that defines ``key`` of a send's, readout's or run step's result; None for a key no rule names."""
-    return RULE_OF_RUN_KEY.get(key) or RULE_OF_KEY.get(key)
+def rules_of_key(key: str) -> tuple[str, ...]:
+    """The rules that define ``key`` of a send's, readout's or run step's result; none for a key no rule names."""
+    return RULES_OF_RUN_KEY.get(key) or RULES_OF_KEY.get(key, ())
 
 
 def derivation_rank(key: str | None) -> int:
@@ -138,5 +141,5 @@ def rule_ids(mismatch: Mismatch, expected: dict, actual: dict, pinned: tuple[str
         results = [doc["results"][mismatch.step] for doc in (expected, actual) if mismatch.step < len(doc["results"])]
         found += [r["rule"] for r in results if isinstance(r.get("rule"), str)]
         if results and results[0].get("op") != "call":
-            found += filter(None, map(rule_of_key, sorted(mismatch.keys, key=derivation_rank)))
+            found += (rule for key in sorted(mismatch.keys, key=derivation_rank) for rule in rules_of_key(key))
     return tuple(dict.fromkeys(found))

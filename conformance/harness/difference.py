@@ -14,7 +14,7 @@ import re
 
 from attrs import frozen
 
-from .compare import derivation_rank, rule_of_key
+from .compare import derivation_rank, rules_of_key
 
 
 class _Absent:
@@ -97,8 +97,7 @@ def rules_of_field(result: dict | None, key: str) -> tuple[str, ...]:
         if key in ("decision", "reason", "rule"):
             return (named,) if named else ("G001.13",)
         return tuple(dict.fromkeys(filter(None, (RULE_OF_CALL_KEY.get(key), named))))
-    rule = rule_of_key(key)
-    return (rule,) if rule else ()
+    return rules_of_key(key)
 
 
 def _top_key(path: str) -> tuple[int | None, str | None]:
