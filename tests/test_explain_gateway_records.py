@@ -74,7 +74,7 @@ def test_approvals_the_clock_and_the_rate_limit_are_shown_only_where_the_next_ch
     nxt = held(scenario([export(destination="legal-hold")], rules="lab-001+next"))
     assert nxt.details[-2:] == (
         'approval "ap-1": export_case {"case_id":"CASE-1","destination_id":"legal-hold"} for user "dana", expires at 100',
-        "clock 100; at most 2 call(s) a session in any 60 s; this session's earlier counted calls at []",
+        "clock 100; at most 2 call(s) a session in any 60 s; this session's earlier counted calls at [], 0 of them in the window (40, 100]",
     )
     assert nxt.inputs["clock"] == 100 and nxt.inputs["approvals"][0]["expires_at"] == 100
 
@@ -85,11 +85,17 @@ def test_the_check_column_is_as_wide_as_the_names_of_the_checks_shown():
 
 
 @pytest.mark.rule("G002.4")
-def test_the_rate_limit_is_shown_with_the_sessions_earlier_counted_calls():
-    steps = [export(), {"op": "advance_clock", "seconds": 60}, export(), export(session="s-2")]
-    records = held(scenario(steps, rules="lab-001+next"), step=2)
-    assert records.details[-1] == "clock 160; at most 2 call(s) a session in any 60 s; this session's earlier counted calls at [100]"
-    assert held(scenario(steps, rules="lab-001+next"), step=3).details[-1].endswith("earlier counted calls at []")  # another session's
+def test_the_rate_limit_is_shown_with_the_sessions_earlier_counted_calls_and_those_its_window_holds():
+    steps = [export(), {"op": "advance_clock", "seconds": 59}, export(), {"op": "advance_clock", "seconds": 1}, export(), export(session="s-2")]
+    document = scenario(steps, rules="lab-001+next")
+    assert held(document, step=2).details[-1] == (
+        "clock 159; at most 2 call(s) a session in any 60 s; this session's earlier counted calls at [100], 1 of them in the window (99, 159]")
+    # One window on, the first call is out of it: the window is open at its start.
+    records = held(document, step=4)
+    assert records.details[-1] == (
+        "clock 160; at most 2 call(s) a session in any 60 s; this session's earlier counted calls at [100, 159], 1 of them in the window (100, 160]")
+    assert records.inputs["rate_limit"] == {"calls": 2, "window": 60, "earlier_calls": [100, 159], "in_window": [159]}
+    assert held(document, step=5).details[-1].endswith("earlier counted calls at [], 0 of them in the window (100, 160]")  # another session's
 
 
 def test_without_a_rate_limit_the_next_checks_show_the_clock_alone():

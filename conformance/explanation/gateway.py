@@ -10,6 +10,7 @@ from gateproof.model.gateway.arguments import TOOLS
 from gateproof.model.gateway.changes import AdvanceClock, EditCase, EditRunbook, ReassignCase, RemoveDestination, RevokeSession
 from gateproof.model.gateway.gate import Call, CallTrace, GatewayRules, GatewayState
 from gateproof.model.gateway.scenario import CHANGE_OPS, GatewayScenario, call_result, trace_gateway_scenario
+from gateproof.model.gateway.next_checks import calls_in_window
 
 from .trace import Applied, ExplainedStep, shown
 
@@ -71,10 +72,12 @@ def held_records(state: GatewayState, call: Call, next_checks: bool) -> Applied:
         if limit is None:
             lines.append(f"clock {world.clock}; no rate limit")
         else:
-            earlier = [r.time for r in state.history if r.session == call.session and r.counted]  # G002.4 counts these, within its window
+            earlier = [r.time for r in state.history if r.session == call.session and r.counted]
+            within = calls_in_window(limit, state.history, call.session, world.clock)
             lines.append(f"clock {world.clock}; at most {limit.calls} call(s) a session in any {limit.window} s; "
-                         f"this session's earlier counted calls at {shown(earlier)}")
-            rate_limit = {"calls": limit.calls, "window": limit.window, "earlier_calls": earlier}
+                         f"this session's earlier counted calls at {shown(earlier)}, {len(within)} of them in the window "
+                         f"({world.clock - limit.window}, {world.clock}]")
+            rate_limit = {"calls": limit.calls, "window": limit.window, "earlier_calls": earlier, "in_window": list(within)}
         inputs.update(clock=world.clock, rate_limit=rate_limit,
                       approvals=[{"id": a.id, "arguments": a.arguments, "user": a.user, "expires_at": a.expires_at} for a in approvals])
     return Applied("records", "what the host holds for this call (the proposal only names records)", (), lines, inputs=inputs)

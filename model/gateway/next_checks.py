@@ -31,12 +31,16 @@ class KeyBinding:
     fingerprint: tuple[str, str, str]
 
 
+def calls_in_window(limit: RateLimit, history: tuple[CallRecord, ...], session_id: str, now: int) -> tuple[int, ...]:
+    """G002.4: the times of the session's counted calls in the window up to now, strictly after ``now - window`` and at or before ``now``."""
+    return tuple(r.time for r in history if r.session == session_id and r.counted and now - limit.window < r.time <= now)
+
+
 def is_within_rate_limit(limit: RateLimit | None, history: tuple[CallRecord, ...], session_id: str, now: int) -> bool:
     """G002.4: a session may make at most ``limit.calls`` counted calls in the ``limit.window`` seconds up to now."""
     if limit is None:
         return True
-    recent = sum(1 for r in history if r.session == session_id and r.counted and now - limit.window < r.time <= now)
-    return recent < limit.calls
+    return len(calls_in_window(limit, history, session_id, now)) < limit.calls
 
 
 def compute_fingerprint(session: Session, tool: str, arguments: dict) -> tuple[str, str, str]:
