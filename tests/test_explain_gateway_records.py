@@ -102,3 +102,16 @@ def test_without_a_rate_limit_the_next_checks_show_the_clock_alone():
     document = scenario([export()], rules="lab-001+next")
     document["world"] = {key: value for key, value in WORLD.items() if key != "rate_limit"}
     assert held(document).details[-1] == "clock 100; no rate limit"
+
+
+@pytest.mark.rule("G002.2", "G002.3")
+def test_an_idempotency_key_is_shown_with_the_action_an_earlier_allowed_export_bound_it_to():
+    first, second = (dict(export(session=session), idempotency_key="k-1") for session in ("s-1", "s-2"))
+    document = scenario([first, second, export()], rules="lab-001+next")
+    document["world"] = dict(WORLD, cases=[{"id": "CASE-1", "tenant": "globex", "assignees": ["dana"]}])
+    assert held(document).details[-1] == 'idempotency key "k-1" (set by the host): not bound yet (an allowed export binds it)'
+    records = held(document, step=1)
+    assert records.details[-1] == ('idempotency key "k-1" (set by the host): bound by session "s-1" to export_case '
+                                   '{"case_id":"CASE-1","destination_id":"audit-queue"}')
+    assert records.inputs["idempotency_key"] == {"key": "k-1", "bound_to": ["s-1", "export_case", '{"case_id":"CASE-1","destination_id":"audit-queue"}']}
+    assert not any("idempotency key" in line for line in held(document, step=2).details)  # a call without a key

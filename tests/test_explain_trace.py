@@ -133,3 +133,34 @@ def test_an_unknown_rules_name_is_refused_with_the_closest_and_where_to_list_the
     done = CliRunner().invoke(main, ["explain", *arguments, str(EXAMPLES[0])])
     assert done.exit_code == 2 and message in done.output and "gateproof rules --versions" in done.output
     assert "Traceback" not in done.output and "pre-164" not in done.output.split("closest:")[0]
+
+
+@pytest.mark.rule("C144.4", "C144.5", "C144.19")
+def test_tag_selected_snippets_are_shown_with_the_keys_they_are_ordered_by():
+    snippets = [
+        {"uid": 1, "identifier": "s1", "name": "a", "tags": "ops", "data_class": "sourceCode"},
+        {"uid": 2, "identifier": "s2", "name": "B", "tags": " OPS ,x", "data_class": "sourceCode"},
+        {"uid": 3, "identifier": "s3", "name": "c", "tags": "ops", "hidden": True},
+        {"uid": 4, "identifier": " S1 ", "name": "d", "tags": "audit", "sorting": -1},
+    ]
+    world = {"providers": [{"identifier": "p", "zone": "local"}], "models": [{"identifier": "m", "provider": "p"}],
+             "configurations": [{"identifier": "c", "model": "m", "snippet_tags": "Ops, audit, none"}], "snippets": snippets}
+    document = {"gateproof": 1, "id": "tags", "world": world, "steps": [{"op": "send", "configuration": "c"}, {"op": "classify", "configuration": "c"}]}
+    explained = explain_under(document)
+    for step in explained.steps:
+        [tags] = [applied for applied in step.applied if applied.id == "tags"]
+        assert tags.rules == ("C144.4", "C144.5", "C144.19") and tags.result == {"ops": [2, 1, 3], "audit": [4], "none": []}
+        assert tags.details == (
+            'tags as stored: "Ops, audit, none" -> read as ["ops", "audit", "none"]',
+            'tag "ops": by sorting, then name under the case-sensitive collation',
+            '  uid 2 snippet "s2": sorting 0, name "B"',
+            '  uid 1 snippet "s1": sorting 0, name "a"',
+            '  uid 3 snippet "s3": sorting 0, name "c"  (hidden: left out)',
+            'tag "audit": by sorting, then name under the case-sensitive collation',
+            '  uid 4 snippet "S1": sorting -1, name "d"  (already selected)',
+            'tag "none": no active, undeleted snippet carries it',
+        )
+    validate_trace = jsonschema_rs.validator_for(SCHEMA)
+    assert validate_trace.is_valid(explained.document())
+    untagged = dict(document, world=dict(world, configurations=[{"identifier": "c", "model": "m"}]))
+    assert not any(applied.id == "tags" for step in explain_under(untagged).steps for applied in step.applied)

@@ -20,7 +20,7 @@ from gateproof.model.sources import configuration_sources, list_sources
 from gateproof.model.uids import read_request_uids
 from gateproof.model.versions import VERSIONS
 
-from .gate import fold_applied, gate_applied, dropped_applied, sources_applied
+from .gate import dropped_applied, fold_applied, gate_applied, sources_applied, tags_applied
 from .gateway import explain_gateway_steps
 from .lifecycle import explain_story_step
 from .trace import Applied, Explained, ExplainedStep, shown, text_of
@@ -59,6 +59,7 @@ def explain_readout(world, rules, step) -> tuple[str, list[Applied]]:
     effective = result["effective"] or "undeclared"
     by = f" by {result['effective_source']}" if result["effective_source"] else ""
     return head, [
+        *tags_applied(world, configuration),
         sources_applied(sources, "sources it injects", ("C144.16",)),
         fold_applied(sources),
         Applied("effective", f"effective: {effective}{by}", ("C144.16",), result={"effective": result["effective"], "source": result["effective_source"]}),

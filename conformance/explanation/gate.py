@@ -6,7 +6,8 @@ variant that swaps the model's fold is explained as it decides.
 
 from __future__ import annotations
 
-from gateproof.model import fold, lattice
+from gateproof.model import fold, lattice, lookups
+from gateproof.model import sources as model_sources
 from gateproof.model.enforcement import MISSING, is_enforcing, mode_label
 from gateproof.model.resolution import lookup_fallback, normalise_fallback_chain
 from gateproof.model.scenario.run import dropped_result
@@ -34,6 +35,29 @@ def sources_applied(sources: tuple[Source, ...], says: str, rules: tuple[str, ..
         width = max(len(s.name) for s in sources)
         table = [f"{i}. {s.name:<{width}}  {class_label(s.data_class):<21}  from the {s.origin}" for i, s in enumerate(sources)]
     return Applied("sources", says, rules, table, result=[source_document(s) for s in sources])
+
+
+def tags_applied(world, configuration) -> list[Applied]:
+    """C144.4, C144.5, C144.19: the configuration's tags as read, and per tag the snippets it finds with the keys they are ordered by."""
+    if not configuration.snippet_tags:
+        return []
+    tags = model_sources.snippet_tag_list(configuration)
+    selected = iter(model_sources.selected_snippets(world, configuration))
+    taking = next(selected, None)
+    lines, found = [f"tags as stored: {shown(configuration.snippet_tags)} -> read as {shown(list(tags))}"], {}
+    for tag in tags:
+        snippets = lookups.lookup_active_by_tag(world.snippets, tag, world.collation)
+        lines.append(f"tag {shown(tag)}: " + ("no active, undeleted snippet carries it" if not snippets else
+                                               f"by sorting, then name under the {world.collation} collation"))
+        for snippet in snippets:
+            if snippet is taking:
+                taking, why = next(selected, None), ""
+            else:
+                why = "  (hidden: left out)" if snippet.hidden else "  (already selected)"
+            lines.append(f"  uid {snippet.uid} {model_sources.snippet_name(snippet)}: sorting {snippet.sorting}, name {shown(snippet.name)}{why}")
+        found[tag] = [snippet.uid for snippet in snippets]
+    return [Applied("tags", "tag-selected snippets", ("C144.4", "C144.5", "C144.19"), lines,
+                    {"snippet_tags": configuration.snippet_tags, "collation": world.collation}, found)]
 
 
 def _why(previous, source: Source, took: bool) -> str:
@@ -110,6 +134,7 @@ def gate_applied(world, trace, result: dict, rules) -> list[Applied]:
     applied = []
     if not rules.gates_forced_sources:
         applied.append(Applied("configuration-only", f"rules {rules.name}: the gate folds the configuration's sources only", ("C164.1",)))
+    applied += tags_applied(world, trace.configuration)
     applied += [sources_applied(trace.sources, "sources in composition order", ("C144.3", "C164.3")), fold_applied(trace.sources)]
     if trace.decision is None:
         return applied + [Applied("dry-run", "dry run: nothing is sent, so the gate does not run", ("C164.5",))]

@@ -10,7 +10,7 @@ from gateproof.model.gateway.arguments import TOOLS
 from gateproof.model.gateway.changes import AdvanceClock, EditCase, EditRunbook, ReassignCase, RemoveDestination, RevokeSession
 from gateproof.model.gateway.gate import Call, CallTrace, GatewayRules, GatewayState
 from gateproof.model.gateway.scenario import CHANGE_OPS, GatewayScenario, call_result, trace_gateway_scenario
-from gateproof.model.gateway.next_checks import calls_in_window
+from gateproof.model.gateway.next_checks import calls_in_window, lookup_key_binding
 
 from .trace import Applied, ExplainedStep, shown
 
@@ -78,6 +78,12 @@ def held_records(state: GatewayState, call: Call, next_checks: bool) -> Applied:
                          f"this session's earlier counted calls at {shown(earlier)}, {len(within)} of them in the window "
                          f"({world.clock - limit.window}, {world.clock}]")
             rate_limit = {"calls": limit.calls, "window": limit.window, "earlier_calls": earlier, "in_window": list(within)}
+        if call.idempotency_key is not None:
+            binding = lookup_key_binding(state.bindings, call.idempotency_key)
+            bound = "not bound yet (an allowed export binds it)" if binding is None else \
+                f"bound by session {shown(binding.fingerprint[0])} to {binding.fingerprint[1]} {binding.fingerprint[2]}"
+            lines.append(f"idempotency key {shown(call.idempotency_key)} (set by the host): {bound}")
+            inputs["idempotency_key"] = {"key": call.idempotency_key, "bound_to": None if binding is None else list(binding.fingerprint)}
         inputs.update(clock=world.clock, rate_limit=rate_limit,
                       approvals=[{"id": a.id, "arguments": a.arguments, "user": a.user, "expires_at": a.expires_at} for a in approvals])
     return Applied("records", "what the host holds for this call (the proposal only names records)", (), lines, inputs=inputs)
