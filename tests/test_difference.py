@@ -117,3 +117,29 @@ def test_the_rules_line_tells_the_rule_broken_from_the_rule_the_implementation_a
     assert lines[1] == "  rules: G001.1; the implementation's answer names G001.4"
     same = Disagreement(scenario, outcome(call), outcome(dict(call, decision="allow")), 0, ("decision",))
     assert failure_lines(Verdict("impl", "generated", "f", "s", "failed", "", ("G001.1",), None, same), explained=False)[1] == "  rules: G001.1"
+
+
+def test_the_rule_the_models_call_names_comes_before_the_rules_a_corpus_case_pins():
+    from gateproof.conformance.harness.compare import Mismatch, rule_ids
+
+    call = {"op": "call", "decision": "deny", "reason": "tenant_mismatch", "rule": "G001.10"}
+    wrong = dict(call, decision="allow", reason="allowed", rule=None)
+    assert rule_ids(Mismatch(0, ("reason", "decision")), outcome(call), outcome(wrong), ("G001.12",)) == ("G001.10", "G001.12")
+    forged = dict(call, reason="not_assigned", rule="G001.11")
+    assert rule_ids(Mismatch(0, ("reason",)), outcome(call), outcome(forged), ("G001.12",)) == ("G001.10", "G001.12", "G001.11")
+
+
+def test_every_report_says_the_rules_in_one_line_alike():
+    from gateproof.conformance.reports.cases import case_of
+    from gateproof.conformance.reports.junit import difference_text
+    from gateproof.conformance.reports.markdown import case_lines
+
+    call = {"op": "call", "decision": "deny", "reason": "unknown_tool", "rule": "G001.1"}
+    scenario = {"gateproof": 1, "id": "s", "kind": "gateway", "rules": "lab-001", "world": {}, "steps": []}
+    d = Disagreement(scenario, outcome(call), outcome(dict(call, reason="missing_argument", rule="G001.4")), 0, ("reason", "rule"))
+    verdict = Verdict("impl", "generated", "f", "s", "failed", "", ("G001.1", "G001.4"), None, d)
+    line = "rules: G001.1; the implementation's answer names G001.4"
+    assert failure_lines(verdict, explained=False)[1] == f"  {line}"
+    assert case_lines(verdict)[2] == line
+    assert difference_text(verdict).splitlines()[1] == line
+    assert (case_of(verdict).rules, case_of(verdict).answered) == (("G001.1",), ("G001.4",))

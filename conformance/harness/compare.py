@@ -23,11 +23,12 @@ REASON_KEYS = DECISION_KEYS + ("declared_class", "source", "effective_source", "
 
 #: The ceiling rules that define each key of a send or readout result (adr/ceiling.md, adr/lifecycle.md). The zone
 #: is the primary provider's widened by the fallbacks, none of which uses the serving model: a differing zone may
-#: come from any of the three rules, as the explanation's zone step lists them.
+#: come from any of the three rules, as the explanation's zone step lists them. The source named is the fold's
+#: over the sources in composition order, tag-selected snippets in theirs: on a tie the order decides the name.
 RULES_OF_KEY = {
-    "declared_class": ("C144.9",), "source": ("C144.9",), "decision": ("C144.10",), "sent": ("C144.11",),
+    "declared_class": ("C144.9",), "source": ("C144.9", "C144.3", "C144.4"), "decision": ("C144.10",), "sent": ("C144.11",),
     "message": ("C144.12",), "exception": ("C144.13",), "audit": ("C144.14",), "zone": ("C094.8", "C094.10", "C149.1"),
-    "ceiling": ("C094.4",), "effective": ("C144.16",), "effective_source": ("C144.16",), "sources": ("C144.16",),
+    "ceiling": ("C094.4",), "effective": ("C144.16",), "effective_source": ("C144.16", "C144.3", "C144.4"), "sources": ("C144.16",),
     "dropped": ("C179.1",), "enforcing": ("C113.1",),
 }
 #: The lifecycle rule that decides each field a run's step adds to a send's (adr/lifecycle.md, adr/scenario.md).
@@ -135,11 +136,14 @@ def compare(expected: dict, actual: dict, level: str) -> Mismatch | None:
 
 
 def rule_ids(mismatch: Mismatch, expected: dict, actual: dict, pinned: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """The rules a disagreement involves: those a corpus case pins, those either call result names, those defining the keys (in the order the rules derive them)."""
-    found = list(pinned)
-    if mismatch.step is not None:
-        results = [doc["results"][mismatch.step] for doc in (expected, actual) if mismatch.step < len(doc["results"])]
-        found += [r["rule"] for r in results if isinstance(r.get("rule"), str)]
-        if results and results[0].get("op") != "call":
-            found += (rule for key in sorted(mismatch.keys, key=derivation_rank) for rule in rules_of_key(key))
-    return tuple(dict.fromkeys(found))
+    """The rules a disagreement involves: the rule the model's call result names (the check that decides it), those
+    a corpus case pins, the rule the implementation's call result names, then those defining the keys (in the order
+    the rules derive them)."""
+    if mismatch.step is None:
+        return tuple(dict.fromkeys(pinned))
+    ours, theirs = (doc["results"][mismatch.step] if mismatch.step < len(doc["results"]) else {} for doc in (expected, actual))
+    named = [result["rule"] if isinstance(result.get("rule"), str) else None for result in (ours, theirs)]
+    found = [named[0], *pinned, named[1]]
+    if ours.get("op") != "call":
+        found += (rule for key in sorted(mismatch.keys, key=derivation_rank) for rule in rules_of_key(key))
+    return tuple(dict.fromkeys(filter(None, found)))

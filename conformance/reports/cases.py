@@ -19,7 +19,7 @@ from attrs import frozen
 
 from ..harness.difference import ABSENT, Leaf, differences, step_of
 from ..harness.results import Verdict
-from .failure import step_explanation
+from .failure import answered_rules, step_explanation
 
 
 @lru_cache(maxsize=1)
@@ -61,9 +61,15 @@ class Case:
         return f"gateproof explain {shlex.quote(d.replay_path)}" if d and d.replay_path else None
 
     @property
+    def answered(self) -> tuple[str, ...]:
+        """The rules only the implementation's answer names: its reading, not a rule broken."""
+        d = self.verdict.disagreement
+        return tuple(answered_rules(d)) if d else ()
+
+    @property
     def rules(self) -> tuple[str, ...]:
-        """The rules of the verdict, those that decide a differing leaf first."""
-        return tuple(dict.fromkeys([r for leaf in self.leaves for r in leaf.rules] + list(self.verdict.rules)))
+        """The rules of the verdict, in the order every report lists them, without those only the implementation's answer names."""
+        return tuple(rule for rule in self.verdict.rules if rule not in self.answered)
 
 
 def case_of(verdict: Verdict, explained: bool = True) -> Case:

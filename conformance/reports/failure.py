@@ -62,13 +62,17 @@ def answered_rules(d) -> list[str]:
     return [theirs] if theirs is not None and theirs != rule_at(d.expected) else []
 
 
+def rules_line(verdict: Verdict) -> str:
+    """The verdict's rules as every report says them: the rules broken, then apart those only the implementation's answer names."""
+    theirs = [] if verdict.disagreement is None else answered_rules(verdict.disagreement)
+    ours = [rule for rule in verdict.rules if rule not in theirs]
+    return f"rules: {', '.join(ours) or '-'}" + (f"; the implementation's answer names {', '.join(theirs)}" if theirs else "")
+
+
 def failure_lines(verdict: Verdict, width: int = 100, explained: bool = True) -> list[str]:
     """A disagreement in full for the terminal: header, differing fields, the model's reasoning, the replay, explain and rules commands."""
     d = verdict.disagreement
-    lines = [f"{verdict.implementation} {verdict.status}: {verdict.scenario_id}  ({verdict.family})"]
-    theirs = [] if d is None else answered_rules(d)
-    ours = [rule for rule in verdict.rules if rule not in theirs]
-    lines.append(f"  rules: {', '.join(ours) or '-'}" + (f"; the implementation's answer names {', '.join(theirs)}" if theirs else ""))
+    lines = [f"{verdict.implementation} {verdict.status}: {verdict.scenario_id}  ({verdict.family})", f"  {rules_line(verdict)}"]
     if d is None:
         lines += wrapped("message", verdict.message, width, "  ")
         return lines

@@ -21,6 +21,7 @@ from ..harness.results import Tally, Verdict
 from .campaign import RecordedCampaign
 from .cases import case_of, json_text
 from .escape import visible
+from .failure import rules_line
 
 
 def _text(value: object) -> str:
@@ -37,7 +38,7 @@ def _element(parent, tag: str, text: str | None = None, **attributes) -> Element
 def difference_text(verdict: Verdict) -> str:
     """A verdict as a person reads it in a CI log: each differing field with its rules, both values, and the replay command."""
     case = case_of(verdict, explained=False)
-    lines = [f"{verdict.scenario_id}: {verdict.message}", f"rules: {', '.join(case.rules) or '-'}"]
+    lines = [f"{verdict.scenario_id}: {verdict.message}", rules_line(verdict)]
     for leaf in case.leaves:
         lines += [f"{leaf.path}  [{', '.join(leaf.rules) or '-'}]", f"  expected: {json_text(leaf.expected)}", f"  actual:   {json_text(leaf.actual)}"]
     if case.replay_command:

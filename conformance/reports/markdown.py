@@ -19,6 +19,7 @@ from ..harness.expectations import CAUGHT, smallest_counterexample
 from ..harness.results import STATUSES, Tally, Verdict
 from .campaign import RecordedCampaign
 from .cases import case_of
+from .failure import rules_line
 from .escape import fenced, markdown_inline, one_line
 from .summary import cell_text, counted_notes, matrix, summary_rows
 from .terminal import distinct_first, errored_lines
@@ -27,7 +28,7 @@ LIMIT = 60_000  # characters: below a pull-request comment's 65,536, with room f
 CASES = {"conformant": 5, CAUGHT: 1}  # cases shown in full per implementation, by what is expected of it
 LEAVES = 8  # differing fields shown per case
 VALUE = 600  # characters of one value shown
-EXPLANATION = 20  # lines of the model's explanation shown
+EXPLANATION = 60  # lines of the model's explanation shown: a whole step, as the terminal shows it, unless its world is large
 
 
 def table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -43,7 +44,7 @@ def case_lines(verdict: Verdict) -> list[str]:
     """One case: its status, id and rules, the differing fields in a code block, the model's reasoning, the replay command."""
     case = case_of(verdict)
     lines = [f"**{verdict.status}** {markdown_inline(verdict.scenario_id)} ({markdown_inline(verdict.family)}): {markdown_inline(verdict.message)}",
-             "", f"rules: {markdown_inline(', '.join(case.rules) or '-')}", ""]
+             "", markdown_inline(rules_line(verdict)), ""]
     if case.leaves:
         body = []
         for leaf in case.leaves[:LEAVES]:
