@@ -24,7 +24,8 @@ def side_corners(d: Draw, document: dict) -> None:
     A fourth configuration copying c1 under another identifier, mostly listed
     before it; where c1 finds it only under one collation, or Ä only when
     lowercased beyond ASCII, c0 and c2 fall back to that entry
-    (:data:`TWIN_FALLBACKS`), and a world with C1 is often case-insensitive.
+    (:data:`TWIN_FALLBACKS`), and a world with C1 is often case-insensitive,
+    C1 sometimes deleted (the entry then finds the undeleted c1 after it).
     A snippet twinned with another under its identifier in the other case,
     hidden where the other is not (C144.5: a hidden one reached first takes
     no key) or both selected (they take one key). A snippet tied with another
@@ -51,7 +52,9 @@ def side_corners(d: Draw, document: dict) -> None:
                 if side.random() < 0.7:
                     other["model"] = twin["model"]
             if twin["identifier"] == "C1":
-                if side.random() < 0.5:  # c1 on no model, the strictest zone: finding it instead of C1 shows at once
+                if side.random() < 0.3:  # C1 deleted, listed first: c1 finds the live c1 after it, never C1 and then nothing
+                    twin["deleted"] = True
+                elif side.random() < 0.5:  # c1 on no model, the strictest zone: finding it instead of C1 shows at once
                     c1["model"] = None
                 if side.random() < 0.6:
                     document["collation"] = "case-insensitive"

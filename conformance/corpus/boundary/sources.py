@@ -57,6 +57,15 @@ def falling_back_twice(collation: str) -> tuple[dict, list[dict]]:
     return document, [send(forced_snippets=[1])]
 
 
+def twin_listed_first(deleted: bool) -> tuple[dict, list[dict]]:
+    """A side's world and steps: a local configuration falling back to "fb" under a case-insensitive collation, where the
+    world holds "FB" (externalGlobal, deleted or not) before "fb" (local)."""
+    document = world(zone="local", configuration={"fallbacks": ["fb"]}, snippets=[snippet(1, "secretAdjacent")],
+                     providers=[{"identifier": "cloud", "zone": "externalGlobal"}], models=[{"identifier": "cm", "provider": "cloud"}],
+                     configurations=[{"identifier": "FB", "model": "cm", "deleted": deleted}, {"identifier": "fb", "model": "m"}]) | {"collation": "case-insensitive"}
+    return document, [send(forced_snippets=[1])]
+
+
 def cases() -> list[dict]:
     return [
         *pair(case, "ceiling", "C144.1",
@@ -136,6 +145,12 @@ def cases() -> list[dict]:
                    *falling_back_twice("case-insensitive")),
               side('compared as stored, "fb" finds only "fb", on the externalGlobal model, so the send is refused.', *falling_back_twice("case-sensitive")),
               aspect="first-match"),
+        *pair(case, "ceiling", "C144.19",
+              side('case-insensitively "fb" finds "fb", local, the first undeleted match: the deleted "FB" on the externalGlobal model '
+                   'listed before it is passed over, not found and then nothing, so the send is permitted.', *twin_listed_first(deleted=True)),
+              side('"FB" is not deleted, so case-insensitively "fb" finds it first, on the externalGlobal model, and the send is refused.',
+                   *twin_listed_first(deleted=False)),
+              aspect="deleted-first"),
         *pair(case, "ceiling", "C155.1",
               side("a system prompt of one space is text, not the empty prompt, so its class is listed and refuses the send.",
                    world(configuration={"system_prompt": " ", "system_prompt_class": "secretAdjacent"}), [send()]),
