@@ -74,3 +74,14 @@ def test_verify_options_reach_the_campaign_a_variant_is_driven_by():
 def test_a_seed_that_is_no_integer_is_refused_with_status_2():
     result = CliRunner().invoke(main, ["--seed", "x"])
     assert result.exit_code == 2 and "--seed" in result.output
+
+
+def test_a_verify_that_ends_without_its_report_is_an_error_never_a_catch(tmp_path, monkeypatch):
+    import subprocess
+
+    from gateproof.conformance.mutation.variants import ERROR, drive
+
+    crashed = subprocess.CompletedProcess([], 1, b"", b"Traceback (most recent call last):\nImportError: cannot import name 'x'\n")
+    monkeypatch.setattr(variants.subprocess, "run", lambda *arguments, **options: crashed)
+    outcome = drive(VARIANTS[0], tmp_path)
+    assert outcome.status == ERROR and outcome.detail == "verify exited 1 without its report: ImportError: cannot import name 'x'"

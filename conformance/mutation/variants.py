@@ -116,9 +116,10 @@ def drive(variant: Variant, work: Path, options: tuple[str, ...] = (), timeout: 
     except subprocess.TimeoutExpired:
         return Outcome(variant, ERROR, time.monotonic() - started, detail=f"verify ran past {timeout:g}s")
     seconds = time.monotonic() - started
-    if done.returncode not in (0, 1):
+    # A verify that wrote no report did not finish, whatever its status says: Python exits 1 on an uncaught error too.
+    if done.returncode not in (0, 1) or not (out / "report.json").is_file():
         tail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
-        return Outcome(variant, ERROR, seconds, detail=f"verify exited {done.returncode}: {tail[0]}")
+        return Outcome(variant, ERROR, seconds, detail=f"verify exited {done.returncode} without its report: {tail[0]}")
     [tally] = orjson.loads((out / "report.json").read_bytes())["implementations"]
     status = CAUGHT if done.returncode == 1 else SURVIVED
     failure = first_failure(json_lines(out / "results.jsonl")) or {}
