@@ -13,6 +13,7 @@ from gateproof.conformance.diff import search as diff_module
 from gateproof.conformance.diff.claims import CLAIMS, check_claim
 from gateproof.conformance.cli import main
 from gateproof.conformance.cli.diff import unexpected_count
+from gateproof.conformance.program import program
 from gateproof.conformance.diff.search import documented_consequence, forced_source_count, search_differences
 from gateproof.model.scenario import read_scenario
 
@@ -73,8 +74,9 @@ def test_every_printed_command_runs_and_explains_the_step_that_differs(tmp_path)
     commands = printed_commands(result.stdout)
     assert commands and len(commands) == sum(len(d["explain"]) for d in report["differences"]) + sum(len(p["replay"]) for p in report["proofs"])
     for command in commands:
-        arguments = shlex.split(command)
-        assert arguments[0] == "gateproof"
+        prefix, arguments = len(shlex.split(program())), shlex.split(command)
+        assert " ".join(arguments[:prefix]) == " ".join(shlex.split(program()))
+        arguments = ["gateproof", *arguments[prefix:]]
         done = CliRunner().invoke(main, arguments[1:])
         assert done.exit_code == 0, (command, done.output)
         if arguments[1] == "explain":

@@ -65,3 +65,17 @@ def test_each_printed_rules_command_prints_the_text_of_every_rule_the_disagreeme
         shown = run(shlex.split(command), tmp_path)
         assert shown.returncode == 0 and ids, (command, shown.stderr)
         assert [line.split(" — ")[0] for line in shown.stdout.splitlines() if " — " in line and not line.startswith(" ")] == ids
+
+
+def test_a_gateproof_run_by_its_path_prints_commands_that_name_it_by_that_path(tmp_path):
+    """Run as .venv/bin/gateproof with that folder off PATH, a printed replay or explain must not name a gateproof that is not there."""
+    path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep) if p != BIN)
+    environment = {**os.environ, "PATH": path, "COLUMNS": "100"}
+    script = str(Path(BIN) / "gateproof")
+    first = subprocess.run([script, "verify", "--examples", "0", "--kinds", "gateway", "--", *fake("always_wrong")], cwd=tmp_path,
+                           env=environment, capture_output=True, text=True, timeout=600)
+    commands = printed(first.stdout, "replay") + printed(first.stdout, "explain") + printed(first.stdout, "rule texts")
+    assert commands and all(shlex.split(command)[0] == script for command in commands), first.stdout
+    for command in commands:
+        done = subprocess.run(["sh", "-c", command], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=600)
+        assert done.returncode in (0, 1) and "not found" not in done.stderr, (command, done.stderr)

@@ -67,6 +67,7 @@ def test_bad_options_exit_2_without_a_traceback(arguments):
     assert "Invalid value" in result.output
 
 
+from gateproof.conformance.program import command, program  # noqa: E402
 from gateproof.conformance.proofs.replay import WRONG_VARIANTS  # noqa: E402
 
 
@@ -78,11 +79,11 @@ def test_every_command_prove_prints_for_a_counterexample_runs_as_printed(variant
     scenarios = sorted(p for p in tmp_path.glob("*.json") if not p.name.endswith(".outcome.json"))
     assert scenarios
     commands = [line.strip()[2:] for line in result.output.splitlines() if line.strip().startswith("$ ")]
-    assert sorted(commands) == sorted(f"gateproof {verb} --rules {variant} {p}" for p in scenarios for verb in ("decide", "explain"))
-    for command in commands:
-        arguments = shlex.split(command)[1:]
+    assert sorted(commands) == sorted(command(verb, "--rules", variant, str(p)) for p in scenarios for verb in ("decide", "explain"))
+    for line in commands:
+        arguments = shlex.split(line)[len(shlex.split(program())):]
         done = CliRunner().invoke(main, arguments)
-        assert done.exit_code == 0, (command, done.output)
+        assert done.exit_code == 0, (line, done.output)
         expected = json.loads(Path(arguments[-1]).with_suffix(".outcome.json").read_text())
         assert expected["rules"] == variant
         if arguments[0] == "decide":
@@ -97,8 +98,8 @@ def test_the_json_report_carries_the_replay_command(tmp_path):
     result = run("--rules", "wrong:skips-assignment", "--only", "I014", "--bound", "3", "--json", "--out", str(tmp_path))
     (entry,) = json.loads(result.stdout)["results"]
     (path,) = entry["counterexample"]["files"]
-    assert entry["counterexample"]["replay"] == [f"gateproof decide --rules wrong:skips-assignment {path}"]
-    assert entry["counterexample"]["explain"] == [f"gateproof explain --rules wrong:skips-assignment {path}"]
+    assert entry["counterexample"]["replay"] == [command("decide", "--rules", "wrong:skips-assignment", path)]
+    assert entry["counterexample"]["explain"] == [command("explain", "--rules", "wrong:skips-assignment", path)]
 
 
 def test_progress_goes_to_stderr_and_quiet_silences_it():

@@ -1,7 +1,7 @@
 """``gateproof report``: any format from a results file, to standard output or a file, and bad input refused by line and field."""
 
 import json
-import shlex
+import os
 import signal
 import subprocess
 import sys
@@ -83,10 +83,13 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_work(results, ou
 def test_the_command_the_markdown_report_prints_runs_as_printed(tmp_path):
     wrong = [verdict_of("my-gateway", wrong_export())] * 9  # more than the Markdown report shows of one implementation
     record(tmp_path / "campaign", [tally("my-gateway", wrong)])
+    # gateproof run by its path, its folder not on PATH: the command names it by that path, and a shell runs it as printed.
+    bin_folder = str(Path(GATEPROOF).parent)
+    environment = {**os.environ, "PATH": os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep) if p != bin_folder)}
     markdown = subprocess.run([GATEPROOF, "report", "campaign/results.jsonl", "--format", "markdown"], cwd=tmp_path, capture_output=True,
-                              text=True, check=True).stdout
-    [command] = {line for line in markdown.splitlines() if line.startswith("gateproof report ")}
-    done = subprocess.run([GATEPROOF, *shlex.split(command)[1:]], cwd=tmp_path, capture_output=True, text=True)
+                              text=True, check=True, env=environment).stdout
+    [command] = {line for line in markdown.splitlines() if line.startswith(f"{GATEPROOF} report ")}
+    done = subprocess.run(["sh", "-c", command], cwd=tmp_path, capture_output=True, text=True, env=environment)
     assert done.returncode == 0, done.stderr
     assert markdown.count("<b>my-gateway</b>") == 1 and (tmp_path / "campaign" / "report.html").read_text().count("<details>") >= 9
 

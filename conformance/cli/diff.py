@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 import orjson
 
+from ..program import command
 from ..diff.claims import ClaimCheck, check_claim, claims_to_check
 from .options import USAGE_ERROR, VERSIONS_COMMAND, RuleName, model_versions, out_option, verbosity_options
 from ..diff.search import Difference, each_difference, forced_source_count
@@ -48,7 +49,7 @@ def _difference_report(difference: Difference, path: str, left: str, right: str)
         "consequence": difference.consequence,
         "from_result": difference.left["results"][difference.step],
         "to_result": difference.right["results"][difference.step],
-        "explain": [f"gateproof explain --rules {left} {path}", f"gateproof explain --rules {right} {path}"],
+        "explain": [command("explain", "--rules", left, path), command("explain", "--rules", right, path)],
     }
 
 
@@ -60,7 +61,7 @@ def _proof_report(comparison: Comparison, files: list[str], right: str) -> dict:
         "result": {"proved": "alike", "counterexample": "differ"}.get(comparison.outcome, comparison.outcome),
         "seconds": round(comparison.seconds, 3),
         "files": files,
-        "replay": [command for path in files for command in (f"gateproof decide {path}", f"gateproof decide --rules {right} {path}")],
+        "replay": [line for path in files for line in (command("decide", path), command("decide", "--rules", right, path))],
         "reason": comparison.reason,
     }
 
@@ -75,7 +76,7 @@ def _claim_report(check: ClaimCheck, path: str | None) -> dict:
         "expected": "held" if check.expected else "broken",
         "documented": check.documented or None,
         "counterexample": path,
-        "replay": None if path is None else f"gateproof decide {path}",
+        "replay": None if path is None else command("decide", path),
     }
 
 

@@ -17,6 +17,7 @@ from rich.table import Table
 
 from gateproof.model.versions import DEFAULT_VERSION
 
+from ..program import command
 from .options import VERSIONS_COMMAND, RuleName, Seconds, out_option, verbosity_options
 from ..harness.documents import dumps_pretty
 from .progress import Progress
@@ -74,11 +75,11 @@ def _verdict_text(result: Result) -> str:
     return f"[red]unknown[/red] ({result.reason})"
 
 
-def replay_command(rules: str, path: str, command: str = "decide") -> str:
+def replay_command(rules: str, path: str, subcommand: str = "decide") -> str:
     """The command that shows a counterexample file's violation (or, with ``explain``, why): a wrong variant is named, a rule version is in the file."""
     if rules.startswith(WRONG_PREFIX):
-        return f"gateproof {command} --rules {rules} {path}"
-    return f"gateproof {command} {path}"
+        return command(subcommand, "--rules", rules, path)
+    return command(subcommand, path)
 
 
 def _print_table(results: list[Result], documents: list[dict], rules: str, bound: int, seconds: float) -> None:

@@ -11,13 +11,13 @@ loses nothing when a campaign is cut short.
 
 from __future__ import annotations
 
-import shlex
 import time
 from pathlib import Path
 from typing import Callable
 
 from attrs import evolve, frozen
 
+from ..program import command
 from .documents import dumps_pretty
 from .collection import fewer_collections
 from .corpus import CorpusCase
@@ -113,7 +113,7 @@ class Campaign:
         settings, options = self.settings, ["--compare", self.settings.level]
         if settings.timeout != DEFAULT_TIMEOUT:
             options += ["--timeout", repr(settings.timeout)]
-        return shlex.join(["gateproof", "verify", *options, "--replay", str(path), *settings.implementation_arguments])
+        return command("verify", *options, "--replay", str(path), *settings.implementation_arguments)
 
     def _duplicate(self, scenario: dict, errored: Errored) -> None:
         """A second reply to a run already answered: an error of that run's scenario, whatever its first answer was judged.

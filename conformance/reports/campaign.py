@@ -7,6 +7,7 @@ from pathlib import Path
 
 from attrs import frozen
 
+from ..program import command
 from ..harness.results import Tally
 from .merge import merge
 from .results_log import ResultsError, read_results
@@ -88,7 +89,7 @@ class RecordedCampaign:
     def report_command(self, report_format: str, file_name: str) -> str:
         """The command that renders this campaign again in another format, as a person types it: beside its results when one file."""
         output = self.paths[0].parent / file_name if len(self.paths) == 1 else Path(file_name)
-        return shlex.join(["gateproof", "report", *map(str, self.paths), "--format", report_format, "--output", str(output)])
+        return command("report", *map(str, self.paths), "--format", report_format, "--output", str(output))
 
 
 def read_campaign(*paths: Path) -> RecordedCampaign:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from functools import lru_cache
 
 from attrs import frozen
 
+from ..program import command
 from ..harness.difference import ABSENT, Leaf, differences, step_of
 from ..harness.results import Verdict
 from .failure import answered_rules, step_explanation
@@ -58,7 +58,7 @@ class Case:
     @property
     def explain_command(self) -> str | None:
         d = self.verdict.disagreement
-        return f"gateproof explain {shlex.quote(d.replay_path)}" if d and d.replay_path else None
+        return command("explain", d.replay_path) if d and d.replay_path else None
 
     @property
     def answered(self) -> tuple[str, ...]:

@@ -8,11 +8,11 @@ step that differs, so the rule that decides the answer is on screen.
 
 from __future__ import annotations
 
-import shlex
 import textwrap
 
 from gateproof.model.scenario import ScenarioError, read_scenario
 
+from ..program import command
 from ..harness.difference import Leaf, differences, parting, step_of, value_text
 from ..harness.results import Verdict
 
@@ -93,9 +93,9 @@ def failure_lines(verdict: Verdict, width: int = 100, explained: bool = True) ->
     if d.replay_command:
         lines.append(f"  replay:  {d.replay_command}")
     if d.replay_path:
-        lines.append(f"  explain: gateproof explain {shlex.quote(d.replay_path)}")
+        lines.append(f"  explain: {command('explain', d.replay_path)}")
     named = list(dict.fromkeys([*verdict.rules, *(rule for leaf in leaves for rule in leaf.rules)]))
     if named:
-        lines.append(f"  rule texts: {shlex.join(['gateproof', 'rules', *named])}")
+        lines.append(f"  rule texts: {command('rules', *named)}")
     return lines
 
