@@ -140,6 +140,26 @@ def test_every_report_says_the_rules_in_one_line_alike():
     verdict = Verdict("impl", "generated", "f", "s", "failed", "", ("G001.1", "G001.4"), None, d)
     line = "rules: G001.1; the implementation's answer names G001.4"
     assert failure_lines(verdict, explained=False)[1] == f"  {line}"
-    assert case_lines(verdict)[2] == line
+    assert case_lines(verdict)[2] == line  # the scenario describes nothing: no case line before the rules
     assert difference_text(verdict).splitlines()[1] == line
     assert (case_of(verdict).rules, case_of(verdict).answered) == (("G001.1",), ("G001.4",))
+
+
+def test_a_disagreement_is_headed_with_its_rule_version_and_what_its_corpus_case_sets_out_to_show():
+    call = {"op": "call", "decision": "deny", "reason": "unknown_tool", "rule": "G001.1"}
+    scenario = {"gateproof": 1, "id": "gw.x", "kind": "gateway", "world": {}, "steps": [],
+                "description": "G001.1 applies: the tool delete_case is not one the gateway knows, so the call is refused."}
+    d = Disagreement(scenario, outcome(call), outcome(dict(call, decision="allow")), 0, ("decision",))
+    lines = failure_lines(Verdict("impl", "corpus", "gateway/boundary", "gw.x", "failed", "", ("G001.1",), None, d), width=60, explained=False)
+    assert lines[:4] == ["impl failed: gw.x  (gateway/boundary, under lab-001)",
+                         "  case  G001.1 applies: the tool delete_case is not one the ",
+                         "        gateway knows, so the call is refused.",
+                         "  rules: G001.1"]
+    from gateproof.conformance.reports.markdown import case_lines
+
+    corpus = Verdict("impl", "corpus", "gateway/boundary", "gw.x", "failed", "", ("G001.1",), None, d)
+    assert case_lines(corpus)[:5] == ["**failed** gw.x (gateway/boundary, under lab-001): ", "",
+                                      f"case: {scenario['description'].replace('_', chr(92) + '_')}", "", "rules: G001.1"]  # Markdown-escaped
+    generated = Disagreement(dict(scenario, rules="lab-001+next", description=""), outcome(call), outcome(dict(call, decision="allow")), 0, ("decision",))
+    verdict = Verdict("impl", "generated", "generated/lab-001+next", "gw.x", "failed", "", ("G001.1",), None, generated)
+    assert failure_lines(verdict, explained=False)[:2] == ["impl failed: gw.x  (generated/lab-001+next)", "  rules: G001.1"]

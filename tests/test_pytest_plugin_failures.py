@@ -78,7 +78,7 @@ def test_in_ci_a_failure_is_printed_once_and_its_summary_line_is_the_first_line_
     assert sum(line.startswith("  replay:  ") for line in result.outlines) == 1
     summary = [line for line in result.outlines if line.startswith("FAILED ")]
     assert summary == ["FAILED tox.ini::corpus::gw.cross-tenant.read - "
-                       "gateways.cross_tenant_gateway:run failed: gw.cross-tenant.read  (gateway/cross_tenant)"]
+                       "gateways.cross_tenant_gateway:run failed: gw.cross-tenant.read  (gateway/cross_tenant, under lab-001)"]
 
 
 def test_the_reduced_generated_scenario_is_smaller_and_still_differs(pytester, monkeypatch):

@@ -19,7 +19,7 @@ from attrs import frozen
 from ..program import command
 from ..harness.difference import ABSENT, Leaf, differences, step_of
 from ..harness.results import Verdict
-from .failure import answered_rules, step_explanation
+from .failure import answered_rules, scenario_context, step_explanation
 
 
 @lru_cache(maxsize=1)
@@ -59,6 +59,11 @@ class Case:
     def explain_command(self) -> str | None:
         d = self.verdict.disagreement
         return command("explain", d.replay_path) if d and d.replay_path else None
+
+    @property
+    def context(self) -> tuple[str, str]:
+        """The scenario's family with its rule version, and what it sets out to show (empty for a generated one)."""
+        return scenario_context(self.verdict)
 
     @property
     def answered(self) -> tuple[str, ...]:

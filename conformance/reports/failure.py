@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import textwrap
 
+from gateproof.model.gateway.gate import DEFAULT_GATEWAY_VERSION
 from gateproof.model.scenario import ScenarioError, read_scenario
+from gateproof.model.versions import DEFAULT_VERSION
 
-from ..program import command
 from ..harness.difference import Leaf, differences, parting, step_of, value_text
 from ..harness.results import Verdict
+from ..program import command
 
 SHOWN_LEAVES = 8  # differing fields printed per disagreement; the reports list them all
 
@@ -69,10 +71,36 @@ def rules_line(verdict: Verdict) -> str:
     return f"rules: {', '.join(ours) or '-'}" + (f"; the implementation's answer names {', '.join(theirs)}" if theirs else "")
 
 
+def rule_version(scenario: dict) -> str:
+    """The rule version a scenario document is decided under: the one it names, or its kind's default (S001.9)."""
+    named = scenario.get("rules")
+    if isinstance(named, str):
+        return named
+    return DEFAULT_GATEWAY_VERSION if scenario.get("kind") == "gateway" else DEFAULT_VERSION
+
+
+def scenario_context(verdict: Verdict) -> tuple[str, str]:
+    """Where a disagreement's scenario comes from, with the rule version it is decided under, and what it sets out to show (empty
+    for a generated one)."""
+    d = verdict.disagreement
+    where = verdict.family
+    if d is not None and (version := rule_version(d.scenario)) not in where:
+        where += f", under {version}"
+    description = d.scenario.get("description") if d is not None else None
+    return where, description if isinstance(description, str) else ""
+
+
+def heading_lines(verdict: Verdict, width: int) -> list[str]:
+    """What was run: the implementation, the verdict, the scenario with its family and rule version, and what a corpus case sets out to show."""
+    where, description = scenario_context(verdict)
+    lines = [f"{verdict.implementation} {verdict.status}: {verdict.scenario_id}  ({where})"]
+    return lines + (wrapped("case", description, width, "  ") if description else [])
+
+
 def failure_lines(verdict: Verdict, width: int = 100, explained: bool = True) -> list[str]:
     """A disagreement in full for the terminal: header, differing fields, the model's reasoning, the replay, explain and rules commands."""
     d = verdict.disagreement
-    lines = [f"{verdict.implementation} {verdict.status}: {verdict.scenario_id}  ({verdict.family})", f"  {rules_line(verdict)}"]
+    lines = [*heading_lines(verdict, width), f"  {rules_line(verdict)}"]
     if d is None:
         lines += wrapped("message", verdict.message, width, "  ")
         return lines

@@ -19,7 +19,7 @@ from ..harness.expectations import CAUGHT, smallest_counterexample
 from ..harness.results import STATUSES, Tally, Verdict
 from .campaign import RecordedCampaign
 from .cases import case_of
-from .failure import rules_line
+from .failure import rules_line, scenario_context
 from .escape import fenced, markdown_inline, one_line
 from .summary import cell_text, counted_notes, matrix, summary_rows
 from .terminal import distinct_first, errored_lines
@@ -43,8 +43,10 @@ def _cut(text: str) -> str:
 def case_lines(verdict: Verdict) -> list[str]:
     """One case: its status, id and rules, the differing fields in a code block, the model's reasoning, the replay command."""
     case = case_of(verdict)
-    lines = [f"**{verdict.status}** {markdown_inline(verdict.scenario_id)} ({markdown_inline(verdict.family)}): {markdown_inline(verdict.message)}",
-             "", markdown_inline(rules_line(verdict)), ""]
+    where, description = scenario_context(verdict)
+    lines = [f"**{verdict.status}** {markdown_inline(verdict.scenario_id)} ({markdown_inline(where)}): {markdown_inline(verdict.message)}", ""]
+    lines += [f"case: {markdown_inline(description)}", ""] if description else []
+    lines += [markdown_inline(rules_line(verdict)), ""]
     if case.leaves:
         body = []
         for leaf in case.leaves[:LEAVES]:
