@@ -119,6 +119,11 @@ def lifecycle_cases() -> list[dict]:
         cases.append(example(f"lifecycle.adr-{number}.under-{before}", file_name, rules, before))
         if f"adr-{number}" != LATEST.name:
             cases.append(example(f"lifecycle.adr-{number}.under-latest", file_name, rules, LATEST.name))
+    waited_for_input = [{"op": "queue", "run": "r", "configuration": "c"}, {"op": "dequeue", "run": "r"},
+                        {"op": "suspend", "run": "r", "reason": "input"}, {"op": "resume", "run": "r"}]
+    cases.append(case("lifecycle.resume.with-input-left-out", "A resume that leaves with_input out resumes without input, "
+                      "whatever its suspend waited for: the run waited for typed input, and the resume's with_input is false.", ["S001.7"],
+                      world(), waited_for_input))
     return cases + boundary_lifecycle.cases()
 
 

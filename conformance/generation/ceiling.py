@@ -200,17 +200,36 @@ def suspension(d: Draw, document: dict, deleted: set, run: str, configuration: s
     steps.append(suspend)
     steps += waiting(d, document, deleted, configuration, 3)
     resume = {"op": "resume", "run": run, "with_input": suspend["reason"] == "input" if d.chance(0.9) else d.chance(0.5)}
+    if d.side.random() < 0.15:  # left out, which is false whatever the suspend waited for (S001.7)
+        del resume["with_input"]
     if d.chance(0.3):
         resume["serving_model"] = d.pick(MODELS + (None,))
     steps.append(resume)
     return steps
 
 
+def interleaved(d: Draw, document: dict, deleted: set) -> list[dict]:
+    """Two runs of one configuration queued, dequeued, suspended and resumed in turn: each run keeps its own forced set
+    and stored state (C165.1), whichever of the two was suspended last."""
+    w, runs = document["world"], ("r1", "r2")
+    configuration = d.pick(live_configurations(document, deleted))
+    steps = [{"op": "queue", "run": run, "configuration": configuration, "forced_snippets": uids(d, QUEUED_UID_CORNERS, len(w["snippets"])),
+              "forced_skills": uids(d, QUEUED_UID_CORNERS, len(w["skills"]))} for run in runs]
+    steps += [{"op": "dequeue", "run": run} for run in runs]
+    suspends = [{"op": "suspend", "run": run, "reason": d.pick(["approval", "input"])} for run in runs]
+    for suspend in suspends:
+        if d.chance(0.4):
+            suspend["state"] = stored_state(d, max(len(w["snippets"]), len(w["skills"]), 1))
+    return steps + suspends + [{"op": "resume", "run": s["run"], "with_input": s["reason"] == "input"} for s in suspends]
+
+
 def story(d: Draw, document: dict) -> list[dict]:
-    """One run's life, or two, with changes at every gap; sometimes a playground send first."""
+    """One run's life, or two, with changes at every gap, or two runs of one configuration in turn; sometimes a playground send first."""
     w, deleted, steps = document["world"], set(), []
     if d.chance(0.3):
         steps.append(send(d, document, deleted))
+    if d.side.random() < 0.08 and live_configurations(document, deleted):
+        return steps + interleaved(d, document, deleted)
     for run in ["r1", "r2"][: 1 + d.chance(0.25)]:
         choices = live_configurations(document, deleted)
         if not choices:

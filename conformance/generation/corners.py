@@ -41,12 +41,13 @@ REQUEST_UID_CORNERS = [
     "5e0", "1e3", "1e-1", "0x1A", "1_0", "x", "", "\u0663", "\uff11", "9223372036854775808", "-9223372036854775809",
     "9007199254740993", "9.223372036854775808e18", "1e19",  # exact only as an integer string; 2**63 as a float; between 2**63 and 2**64
     "1e400",  # a float string beyond any float: PHP's (int) makes it 0
-    1.0, 1.9, 2.5, -0.0, 1e300, 0, -1, True, False, None, [1], {"uid": 1},
+    1.0, 1.9, 2.5, -0.0, 1e300, 0, -1, True, False, None, [1], {"uid": 1}, 2**31, 2**53 - 1,
 ]
 #: Forced uids in a queued payload: only positive integers survive there.
-QUEUED_UID_CORNERS = ["1", "2", 0, -1, 1.0, 2.5, True, None, [1], " 3"]
+QUEUED_UID_CORNERS = ["1", "2", 0, -1, 1.0, 2.5, True, None, [1], " 3", 2**31, 2**53 - 1]  # past 32 bits, and the last a double holds exactly
 #: Entries of a stored suspend state: positive integers and ASCII digit strings survive.
-STATE_UID_CORNERS = ["1", "2", "03", "0", "-1", "+1", " 2", "1.5", "\u0661", "\uff12", 1.5, 1.0, 0, -2, True, False, None, [1], {"uid": 1}]
+STATE_UID_CORNERS = ["1", "2", "03", "0", "-1", "+1", " 2", "1.5", "\u0661", "\uff12", 1.5, 1.0, 0, -2, True, False, None, [1], {"uid": 1}, 2**31,
+                     "2147483648"]
 
 #: User uids as the call metadata or a run row carries them: only an integer is recorded.
 USER_UIDS = [0, 5, 2**31 - 1, 2**53 - 1, -3, "5", "0", 5.0, True, None, [5]]

@@ -42,7 +42,9 @@ INJECTIONS = (
 )
 FORGED_FIELDS = ("approved_by", "role", "tenant", "on_behalf_of", "session", "user")
 #: Tool names a plausible gateway might accept: only the exact names are known.
-NEAR_TOOLS = ("Export_case", "export_case ", "exportCase", "read_case\u00a0", "delete_case", "", None, 1, ["read_case"], {"tool": "read_case"})
+#: The names every JavaScript object inherits, which a catalogue looked up with ``in`` or by indexing finds.
+NEAR_TOOLS = ("Export_case", "export_case ", "exportCase", "read_case\u00a0", "delete_case", "", None, 1, ["read_case"], {"tool": "read_case"},
+              "constructor", "toString", "__proto__", "hasOwnProperty")
 #: Values that are not one identifier, each at or past a boundary of G001.5.
 #: A value nested 60 levels deep: as an argument of a call (level 4 of the document) it reaches level 64, the deepest
 #: S001.5 allows (the protocol's command, which holds the scenario one level down, then nests 65).

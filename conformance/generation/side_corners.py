@@ -32,7 +32,8 @@ def side_corners(d: Draw, document: dict) -> None:
     on sorting and name (or a name only a case-insensitive collation equals),
     both selected and mostly declaring a strict class, listed before it
     though its uid is later (after it, where its name sorts first as
-    stored). A skill copied under a later uid, listed before the original.
+    stored). A skill copied under a later uid, listed before the original
+    (sometimes its name in the other case, under a case-insensitive collation).
     And snippets or skills listed out of uid order, so the world's order
     (C144.4) and uid order (C165.6) are told apart.
     """
@@ -83,9 +84,14 @@ def side_corners(d: Draw, document: dict) -> None:
             document["collation"] = "case-insensitive"  # where the two names tie, and the world's order decides
     skills = document["skills"]
     if skills and side.random() < 0.2:
-        # The same name under a later uid, listed first: a lookup by name breaks the tie by uid (C165.6).
+        # The same name under a later uid, listed first: a lookup by name breaks the tie by uid (C165.6). Or the name in
+        # the other case under a case-insensitive collation: a lookup by name still orders code points as stored.
         position, original = _copied(side, skills)
-        skills.insert(position, {**original, "uid": len(skills) + 1, "deleted": False})
+        copy = {**original, "uid": len(skills) + 1, "deleted": False}
+        if side.random() < 0.3 and str(original.get("name", "")).swapcase() != original.get("name", ""):
+            copy["name"] = str(original.get("name", "")).swapcase()
+            document["collation"] = "case-insensitive"
+        skills.insert(position, copy)
     for table in ("snippets", "skills"):
         if side.random() < 0.3:
             side.shuffle(document[table])
@@ -112,11 +118,12 @@ def side_steps(side, document: dict) -> None:
 
 
 def _forced_copies(side, document: dict) -> None:
-    """A queued run often forces a skill and its copy of the same name, in either order: the pair a resume's
-    lookup by name must put in uid order (C165.6), and the dequeue's lookup in the order asked (C166.1)."""
+    """A queued run often forces a skill and its copy of the same name (or the name in the other case), in either order:
+    the pair a resume's lookup by name must put in code point and then uid order (C165.6), and the dequeue's lookup in
+    the order asked (C166.1)."""
     by_name: dict = {}
-    for skill in document["world"]["skills"]:
-        by_name.setdefault(skill.get("name", ""), []).append(skill["uid"])
+    for skill in document["world"]["skills"]:  # names alike but for case count as a pair: a collation may tie them
+        by_name.setdefault(str(skill.get("name", "")).casefold(), []).append(skill["uid"])
     tied = [uids for uids in by_name.values() if len(uids) > 1]
     if not tied:
         return

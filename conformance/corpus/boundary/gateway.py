@@ -47,6 +47,12 @@ def cases() -> list[dict]:
         *pair(case, "gw", "G001.1",
               side('the tool "read_case " carries a trailing space, so the catalogue does not hold it and the call is unknown_tool.', [call("read_case ", {"case_id": "CASE-1"})]),
               side("the tool is exactly read_case, so the call goes on to the later checks and is allowed.", [READ])),
+        *pair(case, "gw", "G001.1",
+              side('the tools "constructor", "toString" and "__proto__" are names every JavaScript object inherits, none of them one the catalogue '
+                   "holds, so each call is unknown_tool.",
+                   [call(tool, {"case_id": "CASE-1"}) for tool in ("constructor", "toString", "__proto__")]),
+              side("the tools are exactly read_case, so each call goes on to the later checks and is allowed.", [READ, READ, READ]),
+              "inherited"),
         *pair(case, "gw", "G001.2",
               side("the arguments are an empty array, not an object, so the call is malformed_input.", [call("read_case", [])]),
               side("the arguments are an empty object, so the shape is read and the call fails only later, for its missing case_id.", [call("read_case", {})])),

@@ -48,6 +48,13 @@ def tie() -> dict:
     return world(zone="local", skills=[skill(1, "sourceCode", name="zeta"), skill(2, "sourceCode", name="alpha")])
 
 
+def two_runs_in_turn(first: list, second: list) -> list[dict]:
+    """Runs r1 and r2 of one configuration forcing ``first`` and ``second``: both queued, dequeued, suspended, then resumed."""
+    runs = (("r1", first), ("r2", second))
+    return [*({"op": "queue", "run": run, "configuration": "c", "forced_snippets": forced} for run, forced in runs),
+            *({"op": step, "run": run} for step in ("dequeue", "suspend", "resume") for run, _ in runs)]
+
+
 def cases() -> list[dict]:
     raised_while_waiting = waiting({"forced_snippets": [1]}, update("snippet", 1, data_class="secretAdjacent"))
     resumed_twice_forced = [queue(forced_skills=[1, 1]), DEQUEUE, suspend(), RESUME]
@@ -108,6 +115,22 @@ def cases() -> list[dict]:
                    world(zone="local", skills=[skill(32, "sourceCode", name="A"), skill(31, "sourceCode", name="B")]),
                    waiting({"forced_skills": [31, 32]}), version="adr-165"),
               aspect="equal-names"),
+        *pair(case, "lifecycle", "C165.6",
+              side('uid 1 is named "a" and uid 2 "B": by name as stored, code point by code point, "B" comes first whatever the collation, '
+                   'so the resume rebuilds 2 then 1 and the later, "a", is named.',
+                   world(zone="local", skills=[skill(1, "sourceCode", name="a"), skill(2, "sourceCode", name="B")], collation="case-insensitive"),
+                   waiting({"forced_skills": [1, 2]}), version="adr-166"),
+              side('uid 1 is named "a" and uid 2 "b": name order and uid order agree, so the resume rebuilds 1 then 2 and "b" is named.',
+                   world(zone="local", skills=[skill(1, "sourceCode", name="a"), skill(2, "sourceCode", name="b")], collation="case-insensitive"),
+                   waiting({"forced_skills": [1, 2]}), version="adr-166"),
+              aspect="collation"),
+        *pair(case, "lifecycle", "C165.1",
+              side("two runs of one configuration are suspended in turn, the second last: each run's resume rebuilds its own stored forced set, "
+                   "so the first, which forced the secretAdjacent snippet, is observed as a refusal and the second is permitted.",
+                   observed(snippet(1, "secretAdjacent"), snippet(2, "publicContent")), two_runs_in_turn([1], [2])),
+              side("both runs force the publicContent snippet, so both resumes are permitted alike: which state belongs to which run changes nothing.",
+                   observed(snippet(1, "secretAdjacent"), snippet(2, "publicContent")), two_runs_in_turn([2], [2])),
+              aspect="two-runs"),
         *pair(case, "lifecycle", "C166.1",
               side("the forced snippet is switched on, so the enabled lookup returns it and the send is refused.",
                    world(snippets=[snippet(1, "secretAdjacent")]), [send(forced_snippets=[1])]),
@@ -143,6 +166,13 @@ def cases() -> list[dict]:
                    world(snippets=[snippet(1, "secretAdjacent")]), [queue(forced_snippets=["1"]), DEQUEUE]),
               side("the payload stores the integer 1, which is kept, so the dequeue forces the snippet and is refused.",
                    world(snippets=[snippet(1, "secretAdjacent")]), [queue(forced_snippets=[1]), DEQUEUE])),
+        *pair(case, "lifecycle", "C175.4",
+              side("the payload stores 2147483648 and 9007199254740993, integers past 32 bits and past what a double holds, both kept and read "
+                   "exactly: neither names a snippet, so each is recorded as dropped, gone.",
+                   world(snippets=[snippet(1, "secretAdjacent")]), [queue(forced_snippets=[2147483648, 9007199254740993]), DEQUEUE]),
+              side("the payload stores 9007199254740993.0, a number with a fraction part, which this path drops unrecorded.",
+                   world(snippets=[snippet(1, "secretAdjacent")]), [queue(forced_snippets=[9007199254740993.0]), DEQUEUE]),
+              aspect="large"),
         *pair(case, "lifecycle", "C175.5",
               side("the configuration was deleted after the run was queued, so the dequeue's reload finds it gone and the run ends.",
                    world(configuration={"system_prompt": "x", "system_prompt_class": "editorContent"}), [queue(), delete("configuration", "c"), DEQUEUE]),
