@@ -79,6 +79,14 @@ def test_exit_status_2_is_stillborn_only_when_the_mutant_did_not_start(tmp_path)
     assert classify(TIE, 0, "", 1.0, tmp_path).status == SURVIVED
 
 
+def test_exit_status_1_without_a_failing_verdict_or_a_report_is_an_error_never_a_catch(tmp_path):
+    (tmp_path / "stderr.txt").write_text("Traceback (most recent call last):\nImportError: boom\n", encoding="utf-8")
+    crashed = classify(TIE, 1, "", 1.0, tmp_path)
+    assert crashed.status == ERROR and "status 1" in crashed.detail and "ImportError: boom" in crashed.detail
+    (tmp_path / "report.json").write_bytes(orjson.dumps({"implementations": [{"verdict": "NOT CONFORMANT"}]}))
+    assert classify(TIE, 1, "", 1.0, tmp_path).status == CAUGHT  # verify finished and found it wrong, nothing decided say
+
+
 def test_scenarios_to_catch_counts_up_to_the_first_answer_the_model_would_not_give():
     scenario = load_corpus()[0].scenario
     right = {"scenario": scenario, "outcome": run_scenario(read_scenario(scenario))}

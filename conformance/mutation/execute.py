@@ -116,7 +116,9 @@ def _is_wrong(entry: dict) -> bool:
 def classify(mutant_id: str, exit_code: int | None, cut_short: str, seconds: float, folder: Path) -> Finding:
     """The finding from what one verify run left: its exit status (None when ``cut_short`` says why it was stopped) and its files."""
     failure = first_failure(json_lines(folder / "results.jsonl"))
-    if exit_code == 1 or (exit_code is None and failure is not None):
+    # Exit status 1 is verify's verdict only with a failing verdict or its report written: Python exits 1 on an uncaught error too.
+    finished = failure is not None or (folder / "report.json").is_file()
+    if (exit_code == 1 and finished) or (exit_code is None and failure is not None):
         to_catch = scenarios_to_catch(json_lines(folder / "journal.jsonl"))
         counterexample, phase = (failure.get("scenario"), failure.get("phase")) if failure else (None, None)
         return Finding(mutant_id, CAUGHT, seconds, to_catch, counterexample, phase, cut_short)
