@@ -73,6 +73,9 @@ def ceiling_cases() -> list[dict]:
              world(snippets=[SECRET_SNIPPET], enforcement="observ"), [send(forced_snippets=[1])]),
         case("ceiling.switch.unset-never-stored", "A switch a step unsets is never stored, whatever it held: it enforces.", ["C115.1"],
              world(snippets=[SECRET_SNIPPET], enforcement="observe"), [{"op": "set_enforcement", "unset": True}, send(forced_snippets=[1])]),
+        case("ceiling.switch.unset-with-a-value", "A switch a step unsets is never stored, whatever value the same step carries: it enforces.", ["C115.1"],
+             world(snippets=[SECRET_SNIPPET], enforcement="observe"),
+             [{"op": "set_enforcement", "unset": True, "value": "observe"}, send(forced_snippets=[1])]),
         case("ceiling.dry-run-not-gated", "A dry run is not gated.", ["C164.5"], world(snippets=[SECRET_SNIPPET]), [send(forced_snippets=[1], dry_run=True)]),
         case("ceiling.audit.integer-user-only", "Only an integer user uid is recorded.", ["C144.15"],
              world(snippets=[SECRET_SNIPPET]), [send(forced_snippets=[1], be_user=7), send(forced_snippets=[1], be_user="7")]),
@@ -80,6 +83,13 @@ def ceiling_cases() -> list[dict]:
              "is the one a send forces as 7, and the skill attached as 5.0 is the one stored as 5.0.", ["S001.1"],
              world(configuration={"skills": [5.0]}, snippets=[{"uid": 7.0, "identifier": "s7", "data_class": "secretAdjacent", "sorting": 3.0}],
                    skills=[{"uid": 5.0, "name": "k5", "data_class": "sourceCode"}]), [send(forced_snippets=[7])]),
+        case("ceiling.uids.integral-floats-in-an-update", "An integer written with a zero fraction is that integer in a change as in the world: "
+             "the configuration updated to attach skill 3.0 attaches the skill stored as 3, and snippet 5 updated to sorting 0.0 sorts before "
+             "snippet 6 at 1, though the world lists 6 first, so the later of the two, 6, is named.", ["S001.1"],
+             world(zone="local", skills=[{"uid": 3, "name": "k3", "data_class": "sourceCode"}],
+                   snippets=[snippet(6, "sourceCode", tags="t", sorting=1), snippet(5, "sourceCode", tags="t", sorting=2)]),
+             [{"op": "update", "kind": "configuration", "identifier": "c", "set": {"skills": [3.0], "snippet_tags": "t"}},
+              {"op": "update", "kind": "snippet", "uid": 5, "set": {"sorting": 0.0}}, {"op": "readout", "configuration": "c"}]),
         case("ceiling.near-miss-class-undeclared", "A stored class is read by exact match: a near miss is undeclared.", ["C094.2", "C144.2"],
              world(snippets=[{"uid": 1, "identifier": "s1", "data_class": "SECRETADJACENT"}]), [send(forced_snippets=[1])]),
         case("ceiling.readout.strictest-named", "The readout names the strictest declaration and never an undeclared source.", ["C144.9", "C144.16"],

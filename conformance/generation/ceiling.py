@@ -109,7 +109,10 @@ def change(d: Draw, document: dict, deleted: set) -> dict:
             return {"op": "delete", "kind": kind, "uid": uid}
         field = d.pick(["data_class", "data_class", "hidden"] + (["active", "tags"] if kind == "snippet" else ["enabled"]))
         value = data_class(d) if field == "data_class" else (tags(d) if field == "tags" else d.chance(0.5))
-        return {"op": "update", "kind": kind, "uid": uid, "set": {field: value}}
+        changes = {field: value}
+        if kind == "snippet" and d.side.random() < 0.15:  # a sorting written with a zero fraction is that integer (S001.1)
+            changes["sorting"] = d.side.choice([0.0, 1.0, -1.0, 2.0, 1, -1])
+        return {"op": "update", "kind": kind, "uid": uid, "set": changes}
     providers = [p for p in PROVIDERS if p not in deleted]
     if roll <= 4 and providers:
         return {"op": "update", "kind": "provider", "identifier": d.pick(providers), "set": {"zone": zone(d)}}
@@ -126,9 +129,13 @@ def change(d: Draw, document: dict, deleted: set) -> dict:
         field = d.pick(["active", "system_prompt_class", "model", "selection_mode"])
         value = {"active": d.chance(0.5), "system_prompt_class": data_class(d), "model": d.pick(MODELS + (None,)),
                  "selection_mode": d.pick(["fixed", "criteria"])}[field]
-        return {"op": "update", "kind": "configuration", "identifier": target, "set": {field: value}}
-    if d.chance(0.2):
-        return {"op": "set_enforcement", "unset": True}
+        changes = {field: value}
+        if skills and d.side.random() < 0.15:  # attached skills named by uids, some written with a zero fraction (S001.1)
+            chosen = d.side.sample(skills, min(len(skills), d.side.randint(1, 2)))
+            changes["skills"] = [float(skill["uid"]) if d.side.random() < 0.6 else skill["uid"] for skill in chosen]
+        return {"op": "update", "kind": "configuration", "identifier": target, "set": changes}
+    if d.chance(0.2):  # unset removes the switch whatever value the step also carries (S001.7)
+        return {"op": "set_enforcement", "unset": True, **({"value": d.side.choice(SWITCHES)} if d.side.random() < 0.4 else {})}
     return {"op": "set_enforcement", "value": d.pick(SWITCHES)}
 
 
