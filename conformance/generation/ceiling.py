@@ -156,6 +156,8 @@ def send(d: Draw, document: dict, deleted: set) -> dict:
         step["dry_run"] = d.chance(0.8)
     if d.chance(0.1):
         step["system_prompt_override"] = f"{CANARY} override"
+    if d.side.random() < 0.2:  # a playground send that names a run: its audit record carries the run's uid (C144.14)
+        step["run_uid"] = d.side.choice([1, 42, 2**31 - 1])
     return step
 
 

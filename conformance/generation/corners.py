@@ -32,7 +32,7 @@ SWITCHES = [
 #: Whole-token tags and identifiers, with the corners of trim and lowercase.
 TAGS = ["faq", "FAQ", " ops ", "ops", "legal", "", "XX", "kb", "\u212aB", "\u00a0faq", "faq\x0b", "ＦＡＱ", "\u0130nfo", "info"]
 #: A name holds a quote or a backslash as stored: a name is never escaped (C144.8).
-IDENTIFIERS = ["x", "X", " x ", "y", "", "\u00a0x", "x\x0b", "\x00x", "k", "\u212a", 'x"', "x\\"]
+IDENTIFIERS = ["x", "X", " x ", "y", "", "\u00a0x", "x\x0b", "\x00x", "k", "\u212a", 'x"', "x\\", " "]  # the last empty once trimmed (C144.8)
 NAMES = ["a", "b", "A", " a ", "\u00e4", "\u00c4", "a\u00a0", "\u0130", 'a "b"', "a\\b"]
 
 #: Forced uids as a request body carries them: what is_numeric and (int) make of each decides the playground's set.
