@@ -53,7 +53,8 @@ def test_the_terminal_shows_long_values_whole_and_the_model_explanation_of_the_s
     shown = "".join(line.split("actual", 1)[1].strip() if "actual" in line else line.strip() for line in lines if line.startswith("      "))
     assert long_text.replace(" ", "") in shown.replace(" ", "")
     assert any(line.strip().startswith("results[0].audit.case_id") for line in lines)
-    assert all(len(line) <= 80 for line in lines)
+    commands = ("  replay:", "  explain:", "  rule texts:")  # a command is one line to copy, however long the path gateproof runs from
+    assert all(len(line) <= 80 for line in lines if not line.startswith(commands))
 
 
 def test_a_steps_leaves_are_listed_in_the_order_the_rules_derive_them_so_the_first_is_where_to_look():
