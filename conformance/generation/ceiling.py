@@ -205,7 +205,7 @@ def suspension(d: Draw, document: dict, deleted: set, run: str, configuration: s
     steps = d.some(lambda: change(d, document, deleted), 2)
     suspend = {"op": "suspend", "run": run, "reason": d.pick(["approval", "input"])}
     if d.chance(0.4):
-        suspend["state"] = stored_state(d, max(len(w["snippets"]), len(w["skills"]), 1))
+        suspend["state"] = drawn_state(d, w)
     steps.append(suspend)
     steps += waiting(d, document, deleted, configuration, 3)
     resume = {"op": "resume", "run": run, "with_input": suspend["reason"] == "input" if d.chance(0.9) else d.chance(0.5)}
@@ -217,18 +217,28 @@ def suspension(d: Draw, document: dict, deleted: set, run: str, configuration: s
     return steps
 
 
+def queued(d: Draw, w: dict, run: str, configuration: str) -> dict:
+    """A queue step of ``run`` through ``configuration``, its forced lists drawn as a queued payload stores them."""
+    return {"op": "queue", "run": run, "configuration": configuration, "forced_snippets": uids(d, QUEUED_UID_CORNERS, len(w["snippets"])),
+            "forced_skills": uids(d, QUEUED_UID_CORNERS, len(w["skills"]))}
+
+
+def drawn_state(d: Draw, w: dict) -> dict:
+    """A suspend's stored state, its uids drawn about as many as the world's largest table of sources."""
+    return stored_state(d, max(len(w["snippets"]), len(w["skills"]), 1))
+
+
 def interleaved(d: Draw, document: dict, deleted: set) -> list[dict]:
     """Two runs of one configuration queued, dequeued, suspended and resumed in turn: each run keeps its own forced set
     and stored state (C165.1), whichever of the two was suspended last."""
     w, runs = document["world"], ("r1", "r2")
     configuration = d.pick(live_configurations(document, deleted))
-    steps = [{"op": "queue", "run": run, "configuration": configuration, "forced_snippets": uids(d, QUEUED_UID_CORNERS, len(w["snippets"])),
-              "forced_skills": uids(d, QUEUED_UID_CORNERS, len(w["skills"]))} for run in runs]
+    steps = [queued(d, w, run, configuration) for run in runs]
     steps += [{"op": "dequeue", "run": run} for run in runs]
     suspends = [{"op": "suspend", "run": run, "reason": d.pick(["approval", "input"])} for run in runs]
     for suspend in suspends:
         if d.chance(0.4):
-            suspend["state"] = stored_state(d, max(len(w["snippets"]), len(w["skills"]), 1))
+            suspend["state"] = drawn_state(d, w)
     return steps + suspends + [{"op": "resume", "run": s["run"], "with_input": s["reason"] == "input"} for s in suspends]
 
 
@@ -243,8 +253,7 @@ def story(d: Draw, document: dict) -> list[dict]:
         choices = live_configurations(document, deleted)
         if not choices:
             break
-        queue = {"op": "queue", "run": run, "configuration": d.pick(choices), "forced_snippets": uids(d, QUEUED_UID_CORNERS, len(w["snippets"])),
-                 "forced_skills": uids(d, QUEUED_UID_CORNERS, len(w["skills"]))}
+        queue = queued(d, w, run, d.pick(choices))
         if d.chance(0.4):
             queue["uid"] = d.pick([0, 1, 42, 2**31 - 1])
         if d.chance(0.4):

@@ -185,7 +185,8 @@ RunReply = Outcome | Skipped | Errored
 
 
 def scenario_rules(scenario: dict) -> str:
-    """The rule version a scenario names, or its kind's default."""
+    """The rule version a scenario names, or its kind's default (S001.9), written out: a mutant of the model that renames a
+    version must not move what the protocol server declares it decides."""
     default = "lab-001" if scenario.get("kind") == "gateway" else "adr-179"
     return scenario.get("rules", default)
 

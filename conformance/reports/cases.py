@@ -19,7 +19,7 @@ from attrs import frozen
 from ..program import command
 from ..harness.difference import ABSENT, Leaf, differences, step_of
 from ..harness.results import Verdict
-from .failure import answered_rules, scenario_context, step_explanation
+from .failure import scenario_context, split_rules, step_explanation
 
 
 @lru_cache(maxsize=1)
@@ -68,13 +68,12 @@ class Case:
     @property
     def answered(self) -> tuple[str, ...]:
         """The rules only the implementation's answer names: its reading, not a rule broken."""
-        d = self.verdict.disagreement
-        return tuple(answered_rules(d)) if d else ()
+        return tuple(split_rules(self.verdict)[1])
 
     @property
     def rules(self) -> tuple[str, ...]:
         """The rules of the verdict, in the order every report lists them, without those only the implementation's answer names."""
-        return tuple(rule for rule in self.verdict.rules if rule not in self.answered)
+        return tuple(split_rules(self.verdict)[0])
 
 
 def case_of(verdict: Verdict, explained: bool = True) -> Case:

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import textwrap
 
-from gateproof.model.gateway.gate import DEFAULT_GATEWAY_VERSION
 from gateproof.model.scenario import ScenarioError, read_scenario
-from gateproof.model.versions import DEFAULT_VERSION
 
 from ..harness.difference import Leaf, differences, parting, step_of, value_text
+from ..harness.protocol import scenario_rules
 from ..harness.results import Verdict
 from ..program import command
 
@@ -64,19 +63,16 @@ def answered_rules(d) -> list[str]:
     return [theirs] if theirs is not None and theirs != rule_at(d.expected) else []
 
 
+def split_rules(verdict: Verdict) -> tuple[list[str], list[str]]:
+    """The verdict's rules: those at stake, and apart those only the implementation's answer names."""
+    theirs = [] if verdict.disagreement is None else answered_rules(verdict.disagreement)
+    return [rule for rule in verdict.rules if rule not in theirs], theirs
+
+
 def rules_line(verdict: Verdict) -> str:
     """The verdict's rules as every report says them: the rules broken, then apart those only the implementation's answer names."""
-    theirs = [] if verdict.disagreement is None else answered_rules(verdict.disagreement)
-    ours = [rule for rule in verdict.rules if rule not in theirs]
+    ours, theirs = split_rules(verdict)
     return f"rules: {', '.join(ours) or '-'}" + (f"; the implementation's answer names {', '.join(theirs)}" if theirs else "")
-
-
-def rule_version(scenario: dict) -> str:
-    """The rule version a scenario document is decided under: the one it names, or its kind's default (S001.9)."""
-    named = scenario.get("rules")
-    if isinstance(named, str):
-        return named
-    return DEFAULT_GATEWAY_VERSION if scenario.get("kind") == "gateway" else DEFAULT_VERSION
 
 
 def scenario_context(verdict: Verdict) -> tuple[str, str]:
@@ -84,7 +80,7 @@ def scenario_context(verdict: Verdict) -> tuple[str, str]:
     for a generated one)."""
     d = verdict.disagreement
     where = verdict.family
-    if d is not None and (version := rule_version(d.scenario)) not in where:
+    if d is not None and (version := scenario_rules(d.scenario)) not in where:
         where += f", under {version}"
     description = d.scenario.get("description") if d is not None else None
     return where, description if isinstance(description, str) else ""
