@@ -20,9 +20,9 @@ def test_an_installed_copy_is_refused_with_the_command_and_what_it_needs(tmp_pat
     with pytest.raises(NotACheckout, match=r"gateproof corpus build rewrites files of gateproof's own repository .*pip install -e"):
         checkout_root("gateproof corpus build", installed)
     with pytest.raises(SystemExit) as stopped:
-        refuse_outside_checkout("python -m gateproof.conformance.corpus.attacks", installed)
+        refuse_outside_checkout("python -m gateproof.conformance.corpus.build", installed)
     assert stopped.value.code == 2
-    assert capsys.readouterr().err.startswith("gateproof: error: python -m gateproof.conformance.corpus.attacks rewrites files")
+    assert capsys.readouterr().err.startswith("gateproof: error: python -m gateproof.conformance.corpus.build rewrites files")
 
 
 def test_another_project_beside_adr_and_examples_is_not_taken_for_a_checkout(tmp_path):
@@ -35,6 +35,9 @@ def test_another_project_beside_adr_and_examples_is_not_taken_for_a_checkout(tmp
 
 
 def test_corpus_build_from_a_checkout_still_runs(tmp_path):
-    built = subprocess.run([sys.executable, "-m", "gateproof.conformance.corpus.attacks", str(tmp_path)], capture_output=True, text=True, timeout=300)
+    built = subprocess.run([sys.executable, "-m", "gateproof.conformance.corpus.build", str(tmp_path)], capture_output=True, text=True, timeout=300)
     assert built.returncode == 0, built.stderr
-    assert sorted(p.name for p in tmp_path.glob("*.json")) == sorted(p.name for p in (REPOSITORY / "conformance" / "corpus" / "gateway").glob("*.json"))
+    shipped = REPOSITORY / "conformance" / "corpus"
+    written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*.json"))
+    assert written == sorted(p.relative_to(shipped) for p in shipped.rglob("*.json"))
+    assert all((tmp_path / name).read_bytes() == (shipped / name).read_bytes() for name in written), "run: gateproof corpus build"

@@ -14,7 +14,7 @@ ATTACK_FAMILIES = ("poisoned_runbook", "injection", "forged_authority", "cross_t
 
 
 def test_corpus_files_are_regenerated_from_the_model():
-    assert CORPUS == parse_json(dumps(compute_corpus()), repeats=None, limit=None), "run: python -m gateproof.conformance.corpus.attacks"
+    assert CORPUS == parse_json(dumps(compute_corpus()), repeats=None, limit=None), "run: gateproof corpus build"
 
 
 def test_case_ids_are_unique_and_stable_in_form():

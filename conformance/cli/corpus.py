@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..corpus.checkout import refuse_outside_checkout
-from ..corpus.build import build as build_corpus
+from ..corpus.build import rebuild
 from ..harness.corpus import export_corpus
 from .options import writable_folder
 
@@ -20,8 +19,7 @@ def corpus() -> None:
 @corpus.command()
 def build() -> None:
     """Recompute every expected outcome from the model and rewrite the shipped files (from a checkout only)."""
-    refuse_outside_checkout("gateproof corpus build")
-    for path in build_corpus():
+    for path in rebuild("gateproof corpus build"):
         click.echo(str(path))
 
 

@@ -2,22 +2,19 @@
 
 The attack groups are defined here and the boundary pairs, one group of their
 own, in ``boundary/gateway.py``; ``conformance/corpus/gateway/*.json`` is
-generated from them (``python -m gateproof.conformance.corpus.attacks``) and a
+generated from them (``gateproof corpus build``) and a
 test checks the files are current. Every case names the rules it pins.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.scenario.document import RepeatedKeys
 
 from . import large_tables
 from .boundary import gateway as boundary_gateway
-from .checkout import refuse_outside_checkout
-from ..harness.documents import dumps_pretty
+from .cases import with_expected
 from .lab_world import APPROVAL, ATTACK, EXPORT, INJECTED, LAB_WORLD, call, case
 
 CORPUS_DIR = Path(__file__).resolve().parent / "gateway"
@@ -108,21 +105,6 @@ FAMILIES: dict[str, tuple[str, list[dict]]] = {
 }
 
 
-def expected(entry: dict) -> dict:
-    return dict(entry, expected=run_scenario(read_scenario(entry["scenario"])))
-
-
 def compute_corpus() -> dict[str, dict]:
     """Each family's document, with the outcome the model gives every case."""
-    return {name: {"family": name, "description": text, "cases": [expected(entry) for entry in cases]} for name, (text, cases) in FAMILIES.items()}
-
-
-def write_corpus(directory: Path = CORPUS_DIR) -> None:
-    directory.mkdir(parents=True, exist_ok=True)
-    for name, document in compute_corpus().items():
-        (directory / f"{name}.json").write_bytes(dumps_pretty(document) + b"\n")
-
-
-if __name__ == "__main__":
-    refuse_outside_checkout("python -m gateproof.conformance.corpus.attacks")
-    write_corpus(Path(sys.argv[1]) if len(sys.argv) > 1 else CORPUS_DIR)
+    return {name: {"family": name, "description": text, "cases": [with_expected(entry) for entry in cases]} for name, (text, cases) in FAMILIES.items()}

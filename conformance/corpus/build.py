@@ -20,7 +20,6 @@ import json
 import sys
 from pathlib import Path
 
-from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.versions import LATEST
 
 from .boundary import decision as boundary_decision
@@ -29,9 +28,9 @@ from .boundary import sources as boundary_sources
 from .boundary import zone as boundary_zone
 from . import attacks as gateway_corpus
 from . import large_tables
-from .cases import case, send, snippet, world
-from .checkout import refuse_outside_checkout
-from .refusals import REFUSALS_FILE, write_refusals
+from .cases import CorpusError, case, send, snippet, with_expected, world
+from .checkout import USAGE_ERROR, refuse_outside_checkout
+from .refusals import REFUSALS_FILE, refusal_family
 from ..harness.documents import dumps_pretty
 
 CORPUS_ROOT = Path(__file__).resolve().parent
@@ -143,28 +142,45 @@ FAMILIES = {
 }
 
 
-def expected(entry: dict) -> dict:
-    return dict(entry, expected=run_scenario(read_scenario(entry["scenario"])))
-
-
 def compute_family(name: str) -> dict:
     description, cases = FAMILIES[name]
-    return {"family": name, "description": description, "cases": [expected(entry) for entry in cases()]}
+    return {"family": name, "description": description, "cases": [with_expected(entry) for entry in cases()]}
+
+
+def documents() -> dict[str, dict]:
+    """Every file of the corpus by its path under the corpus folder; CorpusError for a case it cannot hold."""
+    files = {f"{name}.json": compute_family(name) for name in FAMILIES}
+    files[REFUSALS_FILE] = refusal_family()
+    files |= {f"gateway/{name}.json": document for name, document in gateway_corpus.compute_corpus().items()}
+    seen: set[str] = set()
+    for document in files.values():
+        for entry in document["cases"]:
+            if entry["id"] in seen:
+                raise CorpusError(f"corpus case {entry['id']}: the id is used by another case: ids must be unique")
+            seen.add(entry["id"])
+    return files
 
 
 def build(root: Path = CORPUS_ROOT) -> list[Path]:
-    """Write every family's file under ``root``; the written paths."""
-    root.mkdir(parents=True, exist_ok=True)
+    """Write every file under ``root``, only once every case has its outcome (a bad case leaves the corpus as it was); the paths."""
     written = []
-    for name in FAMILIES:
-        path = root / f"{name}.json"
-        path.write_bytes(dumps_pretty(compute_family(name)) + b"\n")
+    for name, document in documents().items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(dumps_pretty(document) + b"\n")
         written.append(path)
-    write_refusals(root / REFUSALS_FILE)
-    gateway_corpus.write_corpus(root / "gateway")
-    return written + [root / REFUSALS_FILE] + sorted((root / "gateway").glob("*.json"))
+    return written
+
+
+def rebuild(command: str, root: Path = CORPUS_ROOT) -> list[Path]:
+    """:func:`build`, for a command run from a checkout: outside one, or for a case the corpus cannot hold, the reason on stderr and exit status 2."""
+    refuse_outside_checkout(command)
+    try:
+        return build(root)
+    except CorpusError as error:
+        print(f"gateproof: error: {error}", file=sys.stderr)
+        raise SystemExit(USAGE_ERROR) from None
 
 
 if __name__ == "__main__":
-    refuse_outside_checkout("python -m gateproof.conformance.corpus.build")
-    build(Path(sys.argv[1]) if len(sys.argv) > 1 else CORPUS_ROOT)
+    rebuild("python -m gateproof.conformance.corpus.build", Path(sys.argv[1]) if len(sys.argv) > 1 else CORPUS_ROOT)

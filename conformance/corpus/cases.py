@@ -6,6 +6,21 @@ so every case of a family is built the same way.
 
 from __future__ import annotations
 
+from gateproof.model.scenario import read_scenario, run_scenario
+from gateproof.model.scenario.errors import ScenarioError
+
+
+class CorpusError(Exception):
+    """A case the corpus cannot hold (an invalid scenario, an id used twice), said in one line naming the case."""
+
+
+def with_expected(entry: dict) -> dict:
+    """The case with the outcome the model gives its scenario; CorpusError when the scenario is not a valid document."""
+    try:
+        return dict(entry, expected=run_scenario(read_scenario(entry["scenario"])))
+    except ScenarioError as error:
+        raise CorpusError(f"corpus case {entry['id']}: its scenario is not valid: {error}") from None
+
 
 def world(zone="externalGlobal", configuration=None, snippets=(), skills=(), enforcement=None, **extra) -> dict:
     """A world with one provider ``p`` in ``zone``, a model ``m`` on it and a configuration ``c`` on ``m``."""
