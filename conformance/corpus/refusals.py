@@ -24,7 +24,7 @@ from gateproof.model.scenario import ScenarioError
 from gateproof.model.scenario.document import MAX_DEPTH, MAX_DOCUMENT_BYTES
 
 from ..harness.bulk import decided
-from ..harness.documents import dumps_pretty, parse_json
+from ..harness.documents import parse_json
 from .cases import send, snippet, world
 from .lab_world import APPROVAL, EXPORT, LAB_WORLD, call
 
@@ -265,7 +265,3 @@ def refusal_family() -> dict:
 def read_refusals(path) -> list[dict]:
     """The cases of a refusal file (read as JSON values: its deep and repeated-key documents are text)."""
     return orjson.loads(path.read_bytes())["cases"]
-
-
-def write_refusals(path) -> None:
-    path.write_bytes(dumps_pretty(refusal_family()) + b"\n")
