@@ -164,3 +164,46 @@ def test_a_disagreement_is_headed_with_its_rule_version_and_what_its_corpus_case
     generated = Disagreement(dict(scenario, rules="lab-001+next", description=""), outcome(call), outcome(dict(call, decision="allow")), 0, ("decision",))
     verdict = Verdict("impl", "generated", "generated/lab-001+next", "gw.x", "failed", "", ("G001.1",), None, generated)
     assert failure_lines(verdict, explained=False)[:2] == ["impl failed: gw.x  (generated/lab-001+next)", "  rules: G001.1"]
+
+
+NAMED = {"op": "send", "decision": "refused", "source": 'skill "k1"', "message": 'Refused. Declared by skill "k1".',
+         "audit": [{"reason": "sourceCode", "detail": 'skill "k1"'}]}
+RENAMED = dict(NAMED, source='snippet "s1"', message='Refused. Declared by snippet "s1".', audit=[{"reason": "sourceCode", "detail": 'snippet "s1"'}])
+
+
+def test_a_text_that_differs_only_by_an_earlier_fields_change_is_told_as_that_change():
+    from gateproof.conformance.harness.difference import echo_text, echoes
+
+    leaves = differences(outcome(NAMED), outcome(RENAMED))
+    assert [leaf.path for leaf in leaves] == ["results[0].source", "results[0].message", "results[0].audit[0].detail"]
+    source, message, detail = leaves
+    assert echoes(leaves) == [None, source, source]
+    assert echo_text(message, source) == 'differs only as results[0].source does: "skill \\"k1\\"" in it reads "snippet \\"s1\\""'
+    assert echo_text(detail, source) == "the same two values as results[0].source"
+
+
+def test_a_text_with_a_change_of_its_own_beside_the_earlier_one_is_shown_whole():
+    from gateproof.conformance.harness.difference import echoes
+
+    more = dict(RENAMED, message='Refused! Declared by snippet "s1".')  # the source renamed, and a word changed too
+    assert echoes(differences(outcome(NAMED), outcome(more)))[1] is None
+    partly = dict(RENAMED, message='Refused. Declared by snippet "s1", not skill "k1".')  # one "skill \"k1\"" left as it was
+    assert echoes(differences(outcome(dict(NAMED, message='Refused. Declared by skill "k1", not skill "k1".')), outcome(partly)))[1] is None
+    assert echoes(differences(outcome(dict(NAMED, sent=False)), outcome(dict(NAMED, sent=True)))) == [None]  # not a text
+
+
+def test_the_terminal_and_markdown_say_the_change_once_and_the_html_keeps_both_values():
+    from gateproof.conformance.reports.cases import case_of
+    from gateproof.conformance.reports.markdown import case_lines
+
+    scenario = {"gateproof": 1, "id": "s", "world": {}, "steps": []}
+    d = Disagreement(scenario, outcome(NAMED), outcome(RENAMED), 0, ("source", "message", "audit"))
+    verdict = Verdict("impl", "generated", "f", "s", "failed", "", ("C144.9",), None, d)
+    lines = failure_lines(verdict, explained=False)
+    start = lines.index("    results[0].message  [C144.12]")
+    assert lines[start + 1] == '      differs only as results[0].source does: "skill \\"k1\\"" in it reads "snippet \\"s1\\""'
+    assert lines[start + 2:start + 4] == ["    results[0].audit[0].detail  [C144.14]", "      the same two values as results[0].source"]
+    assert sum("expected" in line for line in lines) == 1  # the source's values alone are written out
+    markdown = "\n".join(case_lines(verdict))
+    assert "  the same two values as results[0].source" in markdown and markdown.count("expected:") == 1
+    assert [cause.path if cause else None for _, cause in case_of(verdict).shown] == [None, "results[0].source", "results[0].source"]

@@ -271,3 +271,12 @@ def test_the_markdown_report_writes_each_differing_value_on_one_line(tmp_path):
     actual["results"][0]["exports"] = [{"case_id": "CASE-9", "destination_id": "review-queue"}]
     text = render_results(record(tmp_path, [tally("my-gateway", [verdict_of("my-gateway", actual)])]), "markdown")
     assert '  actual:   {"case_id": "CASE-9", "destination_id": "review-queue"}' in text
+
+
+def test_a_field_that_repeats_an_earlier_change_is_said_so_in_both_reports_and_the_html_keeps_its_values(tmp_path):
+    actual = copy.deepcopy(wrong_export())
+    actual["results"][0]["reason"] = actual["results"][0]["audit"]["reason"] = "not_assigned"
+    text = {fmt: render_results(record(tmp_path, [tally("my-gateway", [verdict_of("my-gateway", actual)])]), fmt) for fmt in ("markdown", "html")}
+    assert "results[0].audit.reason  [G001.15, G001.10]\n  the same two values as results[0].reason\n" in text["markdown"]
+    [row] = [row for row in text["html"].split("<tr><td><code>") if row.startswith("results[0].audit.reason</code>")]
+    assert html.unescape(row).count('"not_assigned"') == 1 and "the same two values as results[0].reason" in row

@@ -137,6 +137,35 @@ def differences(expected: dict, actual: dict) -> list[Leaf]:
     return leaves
 
 
+def echoed(leaf: Leaf, earlier: list[Leaf]) -> Leaf | None:
+    """The first of ``earlier`` whose change is the whole of ``leaf``'s, else None.
+
+    Both leaves are texts, and ``leaf``'s actual text is its expected text
+    with every occurrence of that leaf's expected text written as that
+    leaf's actual one: a message, an exception or an audit detail that names
+    the source which differs. A reader told so reads one change, not four.
+    """
+    if not (isinstance(leaf.expected, str) and isinstance(leaf.actual, str)):
+        return None
+    for cause in earlier:
+        if (isinstance(cause.expected, str) and isinstance(cause.actual, str) and cause.expected
+                and cause.expected in leaf.expected and leaf.expected.replace(cause.expected, cause.actual) == leaf.actual):
+            return cause
+    return None
+
+
+def echoes(leaves: list[Leaf]) -> list[Leaf | None]:
+    """For each leaf, the earlier leaf whose change is all of its own (:func:`echoed`), or None."""
+    return [echoed(leaf, leaves[:position]) for position, leaf in enumerate(leaves)]
+
+
+def echo_text(leaf: Leaf, cause: Leaf) -> str:
+    """What a leaf whose change is all ``cause``'s says instead of both its values."""
+    if leaf.expected == cause.expected:
+        return f"the same two values as {cause.path}"
+    return f"differs only as {cause.path} does: {value_text(cause.expected)} in it reads {value_text(cause.actual)}"
+
+
 def step_of(leaf: Leaf) -> int | None:
     return _top_key(leaf.path)[0]
 

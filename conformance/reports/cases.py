@@ -17,7 +17,7 @@ from functools import lru_cache
 from attrs import frozen
 
 from ..program import command
-from ..harness.difference import ABSENT, Leaf, differences, step_of
+from ..harness.difference import ABSENT, Leaf, differences, echoes, step_of
 from ..harness.results import Verdict
 from .failure import scenario_context, split_rules, step_explanation
 
@@ -47,8 +47,14 @@ class Case:
 
     verdict: Verdict
     leaves: tuple[Leaf, ...]
+    causes: tuple[Leaf | None, ...]  # for each leaf, the earlier one whose change is all of its own (difference.echoed)
     step: int | None  # the first step that differs; None when the outcome differs outside its results, or nothing does
     explanation: tuple[str, ...]  # how the model decides that step
+
+    @property
+    def shown(self) -> tuple[tuple[Leaf, Leaf | None], ...]:
+        """Each leaf with the earlier one whose change is all of its own, or None: a report may say that instead of both values."""
+        return tuple(zip(self.leaves, self.causes))
 
     @property
     def replay_command(self) -> str | None:
@@ -79,12 +85,12 @@ class Case:
 def case_of(verdict: Verdict, explained: bool = True) -> Case:
     d = verdict.disagreement
     if d is None:
-        return Case(verdict, (), None, ())
+        return Case(verdict, (), (), None, ())
     leaves = tuple(differences(d.expected, d.actual))
     steps = sorted({s for s in map(step_of, leaves) if s is not None})
     step = steps[0] if steps else None
     explanation = tuple(step_explanation(d.scenario, step)) if explained and step is not None else ()
-    return Case(verdict, leaves, step, explanation)
+    return Case(verdict, leaves, tuple(echoes(list(leaves))), step, explanation)
 
 
 def context_lines(verdict: Verdict, tail: int = 20) -> list[tuple[str, str]]:

@@ -12,7 +12,7 @@ import textwrap
 
 from gateproof.model.scenario import ScenarioError, read_scenario
 
-from ..harness.difference import Leaf, differences, parting, step_of, value_text
+from ..harness.difference import Leaf, differences, echo_text, echoes, parting, step_of, value_text
 from ..harness.protocol import scenario_rules
 from ..harness.results import Verdict
 from ..program import command
@@ -42,8 +42,11 @@ def wrapped(label: str, text: str, width: int, indent: str) -> list[str]:
     return [head + pieces[0], *(" " * len(head) + piece for piece in pieces[1:])]
 
 
-def leaf_lines(leaf: Leaf, width: int) -> list[str]:
+def leaf_lines(leaf: Leaf, width: int, cause: Leaf | None = None) -> list[str]:
+    """A differing field: its path and rules, then both values whole, or, when ``cause``'s change is all of its own, that in one line."""
     rules = f"  [{', '.join(leaf.rules)}]" if leaf.rules else ""
+    if cause is not None:
+        return [f"    {leaf.path}{rules}", *textwrap.wrap(echo_text(leaf, cause), width, initial_indent="      ", subsequent_indent="          ")]
     lines = [f"    {leaf.path}{rules}", *wrapped("expected", value_text(leaf.expected), width, "      "),
              *wrapped("actual  ", value_text(leaf.actual), width, "      ")]
     where = parting(leaf.expected, leaf.actual)
@@ -104,8 +107,8 @@ def failure_lines(verdict: Verdict, width: int = 100, explained: bool = True) ->
     steps = sorted({step_of(leaf) for leaf in leaves if step_of(leaf) is not None})
     where = "the outcome" if not steps else f"step {steps[0]}" + (f" (and {len(steps) - 1} later)" if len(steps) > 1 else "")
     lines.append(f"  {where} differs in {len(leaves)} field{'s' * (len(leaves) != 1)}:")
-    for leaf in leaves[:SHOWN_LEAVES]:
-        lines += leaf_lines(leaf, width)
+    for leaf, cause in list(zip(leaves, echoes(leaves)))[:SHOWN_LEAVES]:
+        lines += leaf_lines(leaf, width, cause)
     if len(leaves) > SHOWN_LEAVES:
         lines.append(f"    ... and {len(leaves) - SHOWN_LEAVES} more: every one is in the report")
     if explained and steps:

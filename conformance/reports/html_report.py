@@ -19,7 +19,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from ..harness.difference import parting
+from ..harness.difference import echo_text, parting
 from ..harness.expectations import CAUGHT, smallest_counterexample
 from ..harness.results import FAILING, STATUSES, Tally
 from .campaign import RecordedCampaign
@@ -42,7 +42,8 @@ def _finalize(value):
 def _environment() -> Environment:
     environment = Environment(loader=FileSystemLoader(Path(__file__).resolve().parent), autoescape=True, finalize=_finalize,
                               undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    environment.filters.update(json_text=json_text, rule_title=rule_title, parting=lambda leaf: parting(leaf.expected, leaf.actual))
+    environment.filters.update(json_text=json_text, rule_title=rule_title, parting=lambda leaf: parting(leaf.expected, leaf.actual),
+                               echo=lambda shown: echo_text(*shown) if shown[1] is not None else None)
     return environment
 
 

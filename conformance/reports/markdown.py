@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import html
 
-from ..harness.difference import parting, value_text
+from ..harness.difference import echo_text, parting, value_text
 from ..harness.expectations import CAUGHT, smallest_counterexample
 from ..harness.results import STATUSES, Tally, Verdict
 from .campaign import RecordedCampaign
@@ -49,10 +49,13 @@ def case_lines(verdict: Verdict) -> list[str]:
     lines += [markdown_inline(rules_line(verdict)), ""]
     if case.leaves:
         body = []
-        for leaf in case.leaves[:LEAVES]:
+        for leaf, cause in case.shown[:LEAVES]:
+            body.append(f"{leaf.path}  [{', '.join(leaf.rules) or '-'}]")
+            if cause is not None:
+                body.append(f"  {echo_text(leaf, cause)}")
+                continue
             # One line a value, as the terminal shows it: indented JSON under a label loses its indent to the label's.
-            body += [f"{leaf.path}  [{', '.join(leaf.rules) or '-'}]", f"  expected: {_cut(value_text(leaf.expected))}",
-                     f"  actual:   {_cut(value_text(leaf.actual))}"]
+            body += [f"  expected: {_cut(value_text(leaf.expected))}", f"  actual:   {_cut(value_text(leaf.actual))}"]
             body += [f"  {where}" for where in filter(None, [parting(leaf.expected, leaf.actual)])]
         if len(case.leaves) > LEAVES:
             body.append(f"... and {len(case.leaves) - LEAVES} more fields in the HTML report")
