@@ -207,3 +207,21 @@ def test_the_terminal_and_markdown_say_the_change_once_and_the_html_keeps_both_v
     markdown = "\n".join(case_lines(verdict))
     assert "  the same two values as results[0].source" in markdown and markdown.count("expected:") == 1
     assert [cause.path if cause else None for _, cause in case_of(verdict).shown] == [None, "results[0].source", "results[0].source"]
+
+
+def test_the_terminal_explains_how_the_model_decides_and_leaves_what_it_writes_to_the_fields_and_explain():
+    from gateproof.conformance.reports.cases import case_of
+    from gateproof.model.scenario import read_scenario, run_scenario
+
+    world = {"providers": [{"identifier": "p", "zone": "externalGlobal"}], "models": [{"identifier": "m", "provider": "p"}],
+             "configurations": [{"identifier": "c", "model": "m"}],
+             "snippets": [{"uid": 1, "identifier": "s1", "data_class": "secretAdjacent"}]}
+    scenario = {"gateproof": 1, "id": "s", "world": world, "steps": [{"op": "send", "configuration": "c", "forced_snippets": [1]}]}
+    model = run_scenario(read_scenario(scenario))
+    wrong = {**model, "results": [dict(model["results"][0], decision="permitted", sent=True)]}
+    verdict = Verdict("impl", "generated", "f", "s", "failed", "", ("C144.10",), None, Disagreement(scenario, model, wrong, 0, ("decision", "sent")))
+    lines = failure_lines(verdict)
+    assert "    |   decision: refused; sent: no  [C144.10, C144.11]" in lines
+    assert lines[-2] == "    |   then it writes the message, the exception and the audit record (explain shows them)"
+    assert not any("audit record  [" in line or "correlation_id" in line for line in lines)
+    assert any("audit record  [C144.14, C144.15]" in line for line in case_of(verdict).explanation)  # the reports keep it whole

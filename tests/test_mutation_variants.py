@@ -52,6 +52,17 @@ def test_verify_catches_a_wrong_reading_of_each_family_and_passes_one_listed_as_
     outcomes = drive_all(chosen)
     assert [o.status for o in outcomes] == [CAUGHT, CAUGHT, SURVIVED] and problems(outcomes) == []
     assert outcomes[1].first == "gw.boundary.g002.5.tool.applies"
+    assert all(0 < o.read < 100 for o in outcomes[:2]) and outcomes[2].read == 0
+
+
+def test_the_lines_read_are_the_first_disagreement_from_its_heading_to_its_commands():
+    from gateproof.conformance.mutation.variants import first_block, summary
+
+    output = "\nnode failed: a  (ceiling)\n  rules: C144.9\n  replay:  x\n\nnode failed: b  (ceiling)\n  rules: C144.9\n\nsummary\n"
+    assert first_block(output) == 3 and first_block("gateproof verify\nall passed\n") == 0
+    assert first_block("impl errored: c  (gateway)\n  message  no reply") == 2
+    outcomes = [Outcome(VARIANTS[0], CAUGHT, 1.0, 1, "a", read=read) for read in (30, 10, 20)]
+    assert summary(outcomes)[-1] == "its first disagreement, as verify prints it: 20 lines to read (median), at most 30"
 
 
 def test_an_unknown_variant_is_one_line_and_status_2():

@@ -29,6 +29,7 @@ from ..harness.campaign import Campaign, CampaignSettings
 from ..harness.corpus import load_corpus
 from ..harness.expectations import size_text, smallest_counterexample
 from ..implementations import BUILTINS, is_mutant, unavailable
+from ..reports.failure import failure_lines
 
 CLASSES = ["publicContent", "editorContent", "sourceCode", "internalConfiguration", "systemDiagnostics", "secretAdjacent", None]
 ZONES = ["local", "privateHosted", "externalEu", "externalGlobal"]
@@ -179,7 +180,7 @@ def bench_mutants(print=print, examples: int = CampaignSettings().examples) -> N
             print(f"  {name:<28} MISSED after {tally.scenarios} scenarios")
             continue
         print(f"  {name:<28} caught after {tally.first_failure_after:>4} scenarios, {catch.seconds:5.2f} s (start-up included); "
-              f"smallest: {smallest.scenario_id} ({size_text(smallest.disagreement.scenario)})")
+              f"smallest: {smallest.scenario_id} ({size_text(smallest.disagreement.scenario)}, {len(failure_lines(smallest))} lines to read)")
 
 
 def bench_conformant(print=print, examples: int = CampaignSettings().examples) -> None:

@@ -24,6 +24,7 @@ input (an unknown variant, node not on PATH).
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -72,6 +73,16 @@ class Outcome:
     failed: int = 0
     first: str = ""  # the first scenario verify failed it on
     detail: str = ""
+    read: int = 0  # lines of verify's output a person reads to see the first disagreement whole (first_block)
+
+
+def first_block(output: str) -> int:
+    """How many lines verify's terminal output gives its first disagreement: from its heading to the blank line after its commands."""
+    lines = output.splitlines()
+    start = next((i for i, line in enumerate(lines) if re.match(r"\S+ (failed|errored): ", line)), None)
+    if start is None:
+        return 0
+    return next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines)) - start
 
 
 def read_variants(path: Path = VARIANTS_FILE) -> list[Variant]:
@@ -123,7 +134,7 @@ def drive(variant: Variant, work: Path, options: tuple[str, ...] = (), timeout: 
     [tally] = orjson.loads((out / "report.json").read_bytes())["implementations"]
     status = CAUGHT if done.returncode == 1 else SURVIVED
     failure = first_failure(json_lines(out / "results.jsonl")) or {}
-    return Outcome(variant, status, seconds, tally.get("failed", 0), failure.get("scenario", ""))
+    return Outcome(variant, status, seconds, tally.get("failed", 0), failure.get("scenario", ""), read=first_block(done.stdout.decode("utf-8", "replace")))
 
 
 def drive_all(variants: list[Variant], jobs: int = 1, options: tuple[str, ...] = (), report=lambda outcome: None) -> list[Outcome]:
@@ -166,6 +177,9 @@ def summary(outcomes: list[Outcome]) -> list[str]:
     seconds = sorted(o.seconds for o in outcomes if o.status == CAUGHT)
     if seconds:
         lines.append(f"a caught variant took {seconds[len(seconds) // 2]:.1f}s of verify (median), at most {seconds[-1]:.1f}s")
+    read = sorted(o.read for o in outcomes if o.status == CAUGHT)
+    if read:
+        lines.append(f"its first disagreement, as verify prints it: {read[len(read) // 2]} lines to read (median), at most {read[-1]}")
     return lines
 
 

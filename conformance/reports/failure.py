@@ -20,8 +20,16 @@ from ..program import command
 SHOWN_LEAVES = 8  # differing fields printed per disagreement; the reports list them all
 
 
-def step_explanation(scenario: dict, step: int) -> list[str]:
-    """The lines ``gateproof explain`` gives for the step at ``step`` (counted from 0); empty when it has none."""
+#: What the model writes from its decision rather than how it decides; the terminal leaves it to the differing fields and explain.
+WRITTEN = {"message": "message", "exception": "exception", "audit": "audit record"}
+
+
+def step_explanation(scenario: dict, step: int, written: bool = True) -> list[str]:
+    """The lines ``gateproof explain`` gives for the step at ``step`` (counted from 0); empty when it has none.
+
+    Without ``written``, the texts and records the model writes (WRITTEN) are
+    left out and one line says which, and where they are.
+    """
     from ..explanation.explain import explained
     from ..explanation.trace import applied_lines
 
@@ -31,7 +39,14 @@ def step_explanation(scenario: dict, step: int) -> list[str]:
         return []
     if step >= len(steps):
         return []
-    return [f"step {steps[step].number}: {steps[step].says}"] + [line for applied in steps[step].applied for line in applied_lines(applied)]
+    applied = steps[step].applied
+    kept = [a for a in applied if written or a.id not in WRITTEN]
+    left = list(dict.fromkeys(WRITTEN[a.id] for a in applied if a not in kept))
+    lines = [f"step {steps[step].number}: {steps[step].says}"] + [line for a in kept for line in applied_lines(a)]
+    if left:
+        said = " and the ".join([", the ".join(left[:-1]), left[-1]] if len(left) > 1 else left)
+        lines.append(f"  then it writes the {said} (explain shows {'them' if len(left) > 1 else 'it'})")
+    return lines
 
 
 def wrapped(label: str, text: str, width: int, indent: str) -> list[str]:
@@ -112,7 +127,7 @@ def failure_lines(verdict: Verdict, width: int = 100, explained: bool = True) ->
     if len(leaves) > SHOWN_LEAVES:
         lines.append(f"    ... and {len(leaves) - SHOWN_LEAVES} more: every one is in the report")
     if explained and steps:
-        trace = step_explanation(d.scenario, steps[0])
+        trace = step_explanation(d.scenario, steps[0], written=False)
         if trace:
             lines.append(f"  how the model decides step {steps[0]} (gateproof explain):")
             lines += [line for text in trace for line in textwrap.wrap(text, width, initial_indent="    | ",
