@@ -108,13 +108,31 @@ SWITCH_FIELDS = {"snippet": "active", "skill": "enabled"}
 
 
 def side_steps(side, document: dict) -> None:
-    """Corners of a scenario's steps drawn from the side stream: its world's copied skills forced, sources switched off while a run waits.
-
-    Both are about queued runs: a scenario of sends alone (half of them) is left as it is, its world not read.
-    """
+    """Corners of a scenario's steps drawn from the side stream: two snippets of one class reordered by a sorting written
+    with a zero fraction; for a queued run, its world's copied skills forced and sources switched off while it waits."""
+    if side.random() < 0.1:
+        _resorted_pair(side, document)
     if any(step["op"] == "queue" for step in document["steps"]):
         _forced_copies(side, document)
         _switched_off_while_waiting(side, document)
+
+
+def _resorted_pair(side, document: dict) -> None:
+    """Before everything, the first send's or readout's configuration made to select the tag of two live snippets of one
+    class, and the first listed of the two given a sorting past the other's written with a zero fraction (``3.0``): it is
+    that integer (S001.1), so the second now comes first (C144.4) and the first, later, is named in the tie (C144.9)."""
+    target = next((step["configuration"] for step in document["steps"] if step["op"] in ("send", "readout")), None)
+    live = [s for s in document["world"]["snippets"] if s.get("tags") and s.get("data_class") in CLASSES and s.get("active", True)
+            and not s.get("hidden") and not s.get("deleted")]
+    pairs = [(a, b) for i, a in enumerate(live) for b in live[i + 1:] if (a["tags"], a["data_class"]) == (b["tags"], b["data_class"])
+             and type(b.get("sorting", 0)) is int and b.get("sorting", 0) < 2**31 - 1]
+    if target is None or not pairs:
+        return
+    first, second = side.choice(pairs)
+    document["steps"][:0] = [
+        {"op": "update", "kind": "configuration", "identifier": target, "set": {"snippet_tags": first["tags"]}},
+        {"op": "update", "kind": "snippet", "uid": first["uid"], "set": {"sorting": float(second.get("sorting", 0) + 1)}},
+    ]
 
 
 def _forced_copies(side, document: dict) -> None:
