@@ -6,7 +6,8 @@ has a stable ``id``, a ``description``, the ``rules`` it pins, the
 ``scenario`` and the ``expected`` outcome. The ceiling and lifecycle families
 are hand-picked from the shipped ``examples/`` and the rules' example tests,
 followed by every rule's boundary pair (``boundary``: the case where the rule
-decides and the nearest case where it does not) and the worlds of tables larger
+decides and the nearest case where it does not), the places where careful
+readings part (``readings``) and the worlds of tables larger
 than one node of the model's tree (``large_tables``); the gateway family is the
 attack corpus of ``attacks``, one file per attack group. ``refusals.json`` is
 no family verify sends: it holds invalid documents and how the model refuses
@@ -27,7 +28,7 @@ from .boundary import lifecycle as boundary_lifecycle
 from .boundary import sources as boundary_sources
 from .boundary import zone as boundary_zone
 from . import attacks as gateway_corpus
-from . import large_tables
+from . import large_tables, readings
 from .cases import CorpusError, case, send, snippet, with_expected, world
 from .checkout import USAGE_ERROR, refuse_outside_checkout
 from .refusals import REFUSALS_FILE, refusal_family
@@ -105,6 +106,7 @@ def ceiling_cases() -> list[dict]:
         *boundary_zone.cases(),
         *boundary_sources.cases(),
         *boundary_decision.cases(),
+        *readings.ceiling_cases(),
         *large_tables.ceiling_cases(),
     ]
 
@@ -133,7 +135,7 @@ def lifecycle_cases() -> list[dict]:
     cases.append(case("lifecycle.resume.with-input-left-out", "A resume that leaves with_input out resumes without input, "
                       "whatever its suspend waited for: the run waited for typed input, and the resume's with_input is false.", ["S001.7"],
                       world(), waited_for_input))
-    return cases + boundary_lifecycle.cases()
+    return cases + readings.lifecycle_cases() + boundary_lifecycle.cases()
 
 
 FAMILIES = {

@@ -7,7 +7,10 @@
 // the safe range), floats are wrapped in JsonFloat, and a float beyond the range
 // of a double is refused. An object that writes a key twice keeps the last value,
 // as JSON.parse would, and is marked with REPEATED, the keys written twice: the
-// gateway refuses such a proposal (G001.17). A scenario nests at most 64 levels
+// gateway refuses such a proposal (G001.17). Every object keeps its keys in the
+// order first written under WRITTEN: JavaScript lists integer-like keys first,
+// in numeric order, where a PHP array keeps the order written (writtenValues).
+// A scenario nests at most 64 levels
 // (S001.5) and a protocol message wraps one a level deeper: nesting past 66 is
 // refused, so no document can exhaust the stack.
 const { InvalidScenario } = require('./errors');
@@ -19,6 +22,7 @@ class JsonFloat {
 }
 
 const REPEATED = Symbol('keys written more than once');
+const WRITTEN = Symbol('keys in the order first written');
 const MAX_DEPTH = 66;
 const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
@@ -111,6 +115,7 @@ function parse(text) {
   function object() {
     const result = {};
     const repeated = [];
+    const written = [];
     container('}', () => {
       skipWhitespace();
       if (text[at] !== '"') fail('expected a key');
@@ -118,11 +123,13 @@ function parse(text) {
       skipWhitespace();
       if (text[at] !== ':') fail('expected :');
       at += 1;
-      if (Object.hasOwn(result, key) && !repeated.includes(key)) repeated.push(key);
+      if (!Object.hasOwn(result, key)) written.push(key);
+      else if (!repeated.includes(key)) repeated.push(key);
       // defineProperty, so that a key named __proto__ is data and not a prototype.
       Object.defineProperty(result, key, { value: value(), enumerable: true, writable: true, configurable: true });
     });
     if (repeated.length > 0) Object.defineProperty(result, REPEATED, { value: repeated, enumerable: false });
+    Object.defineProperty(result, WRITTEN, { value: written, enumerable: false });
     return result;
   }
 
@@ -169,4 +176,9 @@ function repeatsAKey(value) {
   return Object.values(value).some(repeatsAKey);
 }
 
-module.exports = { JsonFloat, REPEATED, parse, repeatsAKey, stringify };
+// An object's values in the order its keys were first written, as a PHP array holds them (a key written again keeps its place).
+function writtenValues(object) {
+  return (object[WRITTEN] ?? Object.keys(object)).map((key) => object[key]);
+}
+
+module.exports = { JsonFloat, REPEATED, parse, repeatsAKey, stringify, writtenValues };

@@ -1,6 +1,6 @@
 'use strict';
 // How each path reads the forced uids it is handed: every path has its own rule.
-const { JsonFloat } = require('./json');
+const { JsonFloat, writtenValues } = require('./json');
 const { numericStringValue, truncatedFloat, saturated } = require('./text');
 
 function isInteger(value) {
@@ -57,7 +57,7 @@ function wrappedFloat(value) {
 function readSuspendedUids(state, key, objectValues = false) {
   const stored = Object.hasOwn(state, key) ? state[key] : [];
   const field = objectValues && stored !== null && typeof stored === 'object' && !Array.isArray(stored) && !(stored instanceof JsonFloat)
-    ? Object.values(stored) : stored;
+    ? writtenValues(stored) : stored;
   if (!Array.isArray(field)) return [];
   return field.filter(isSuspendedUid).map((entry) => asUid(BigInt(entry)));
 }
