@@ -11,11 +11,18 @@ from .corners import CLASSES
 from .draw import Draw
 
 #: Identifiers of a fourth configuration: one only a case-insensitive collation equals to c1, which the world lists
-#: first (C144.19); one with a space kept in the system prompt's name (C155.2); one a Unicode-aware lowercase of Ä finds (C094.9).
-TWIN_CONFIGURATIONS = ("C1", " c1", "\u00e4")
+#: first (C144.19); one with a space kept in the system prompt's name (C155.2); one a Unicode-aware lowercase of Ä finds (C094.9);
+#: one a collation that ignores trailing spaces equals to c1 (C144.19: it does not).
+TWIN_CONFIGURATIONS = ("C1", " c1", "\u00e4", "c1 ")
 #: The fallback entry that finds a twin only under some readings: c1 finds C1, listed first, under a case-insensitive
 #: collation (C144.19) and c1 alone under a case-sensitive one (C094.10); Ä finds ä only when lowercased beyond ASCII (C094.9).
-TWIN_FALLBACKS = {"C1": "c1", "\u00e4": "\u00c4"}
+TWIN_FALLBACKS = {"C1": "c1", "\u00e4": "\u00c4", "c1 ": "c1"}
+#: Names two snippets tied on class and sorting may carry, where readings order them otherwise: UTF-16 code units put
+#: U+1F600 before U+E000, code points after (C144.4); folding to upper case puts "_" after letters, to lower case before;
+#: a collation that ignores trailing spaces ties "a" with "a " (C144.19).
+PARTING_NAMES = (("\ue000", "\U0001f600"), ("_a", "ab"), ("a", "a "))
+#: Identifiers alike once normalised (NFC), told apart as stored (C164.3, C144.5).
+NORMALISED_TWINS = ("e\u0301", "\u00e9")
 
 
 def side_corners(d: Draw, document: dict) -> None:
@@ -52,6 +59,8 @@ def side_corners(d: Draw, document: dict) -> None:
                 other["fallbacks"] = [entry] if side.random() < 0.8 else [*other.get("fallbacks", []), entry]
                 if side.random() < 0.7:
                     other["model"] = twin["model"]
+            if twin["identifier"] == "c1 " and side.random() < 0.7:
+                document["collation"] = "case-insensitive"
             if twin["identifier"] == "C1":
                 if side.random() < 0.3:  # C1 deleted, listed first: c1 finds the live c1 after it, never C1 and then nothing
                     twin["deleted"] = True
@@ -66,8 +75,10 @@ def side_corners(d: Draw, document: dict) -> None:
         else:  # both selected: one key for the two, as the identifier is lowercased (C144.5)
             original.update(hidden=False, active=True, deleted=False)
             hidden = False
-        twin = {**original, "uid": len(snippets) + 1, "identifier": str(original.get("identifier", "")).swapcase(),
-                "hidden": hidden, "data_class": side.choice(CLASSES)}
+        identifier = str(original.get("identifier", "")).swapcase()
+        if side.random() < 0.25:
+            original["identifier"], identifier = side.sample(NORMALISED_TWINS, 2)
+        twin = {**original, "uid": len(snippets) + 1, "identifier": identifier, "hidden": hidden, "data_class": side.choice(CLASSES)}
         snippets.insert(position if side.random() < 0.7 else position + 1, twin)
     if snippets and side.random() < 0.2:
         position, original = _copied(side, snippets)
@@ -78,16 +89,22 @@ def side_corners(d: Draw, document: dict) -> None:
         if side.random() < 0.7:
             original["data_class"] = side.choice(("systemDiagnostics", "secretAdjacent"))
         tie = {**original, "uid": len(snippets) + 1, "identifier": f"t{len(snippets) + 1}", "name": name.swapcase() if swapped else name}
+        if side.random() < 0.3:  # two names the readings order otherwise (PARTING_NAMES), in either order
+            name, tie["name"] = side.sample(side.choice(PARTING_NAMES), 2)
+            original["name"], swapped = name, True
         # Listed first unless its name sorts first as stored: a sort by stored name, not the collation's, then differs.
         snippets.insert(position + 1 if tie["name"] < name else position, tie)
         if swapped and name.swapcase() != name and side.random() < 0.6:
             document["collation"] = "case-insensitive"  # where the two names tie, and the world's order decides
+    if len(snippets) > 1 and side.random() < 0.1:
+        _identified_by_digits(side, snippets)
     skills = document["skills"]
     if skills and side.random() < 0.2:
         # The same name under a later uid, listed first: a lookup by name breaks the tie by uid (C165.6). Or the name in
         # the other case under a case-insensitive collation: a lookup by name still orders code points as stored.
         position, original = _copied(side, skills)
-        copy = {**original, "uid": len(skills) + 1, "deleted": False}
+        # Sometimes under uid 10 or 100, which the first uids, 1 to 9, sort after as numbers and before as text.
+        copy = {**original, "uid": max(len(skills) + 1, side.choice((len(skills) + 1, 10, 100))), "deleted": False}
         if side.random() < 0.3 and str(original.get("name", "")).swapcase() != original.get("name", ""):
             copy["name"] = str(original.get("name", "")).swapcase()
             document["collation"] = "case-insensitive"
@@ -97,11 +114,28 @@ def side_corners(d: Draw, document: dict) -> None:
             side.shuffle(document[table])
 
 
+def _identified_by_digits(side, snippets: list[dict]) -> None:
+    """One snippet identified by the digits of another's uid, that other without an identifier, both live under one tag:
+    two keys, never one (C144.5), as a PHP array keyed by identifier or uid would make them."""
+    named, bare = side.sample(snippets, 2)
+    bare.pop("identifier", None)
+    named["identifier"] = str(bare["uid"])
+    for record in (named, bare):
+        record.update(active=True, hidden=False, deleted=False, tags=named.get("tags") or "t")
+    bare["data_class"] = side.choice(("systemDiagnostics", "secretAdjacent"))
+
+
 def _copied(side, records: list[dict]) -> tuple[int, dict]:
     """A record the side stream chooses to copy, and its position."""
     position = side.randrange(len(records))
     return position, records[position]
 
+
+#: Numeric strings of 1 and 2 that start at their point or sign their exponent (C164.6).
+LATE_NUMBER_STRINGS = (".1e1", ".2e1", "1e+0", "2E+0", "+.1e+1")
+#: A stored list written as an object, an integer-like key after another: read in the order written under nr-llm (C165.2),
+#: where JavaScript lists such keys first.
+WRITTEN_ORDER_OBJECTS = ({"b": 2, "1": 1}, {"x": "2", "0": "1"}, {"2": 1, "1": 2})
 
 #: The field that switches a record of each kind off.
 SWITCH_FIELDS = {"snippet": "active", "skill": "enabled"}
@@ -112,6 +146,11 @@ def side_steps(side, document: dict) -> None:
     with a zero fraction; for a queued run, its world's copied skills forced and sources switched off while it waits."""
     if side.random() < 0.1:
         _resorted_pair(side, document)
+    for step in document["steps"]:
+        if step["op"] in ("send", "readout") and side.random() < 0.08:
+            step["forced_snippets"] = [*step["forced_snippets"], side.choice(LATE_NUMBER_STRINGS)]
+        elif step["op"] == "suspend" and "state" in step and side.random() < 0.3:
+            step["state"]["forced_snippet_uids"] = side.choice(WRITTEN_ORDER_OBJECTS)
     if any(step["op"] == "queue" for step in document["steps"]):
         _forced_copies(side, document)
         _switched_off_while_waiting(side, document)
