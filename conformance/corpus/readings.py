@@ -7,13 +7,23 @@ spaces or folds to upper case, names ordered by UTF-16 code units, Unicode
 normalisation, a numeric string that starts at its point or signs its
 exponent, an integer beyond the 64 bits PHP holds, a key shared by an
 identifier of digits and a uid, an object's values in the order JavaScript
-lists them. Generated scenarios reach those a document of ordinary size can
-hold; integers past 2**53 stay here.
+lists them; for the gateway, ids and roles compared without their case or
+after Unicode normalisation, a length counted in graphemes, names every
+JavaScript object inherits (``constructor``, ``__proto__``) taken for
+records, argument names trimmed, and checks taken in another order.
+Generated scenarios reach those a document of ordinary size can hold;
+integers past 2**53 stay here.
 """
 
 from __future__ import annotations
 
+import copy
+
+from gateproof.model.scenario.document import RepeatedKeys
+
+from . import lab_world
 from .cases import case, send, skill, snippet, world
+from .lab_world import APPROVAL, ATTACK, LAB_WORLD, call
 
 REFUSED_AT_5 = [snippet(5, "secretAdjacent")]
 TAGGED = {"snippet_tags": "t"}
@@ -85,4 +95,75 @@ def lifecycle_cases() -> list[dict]:
              [{"op": "queue", "run": "r", "configuration": "c"}, {"op": "dequeue", "run": "r"},
               {"op": "suspend", "run": "r", "state": {"forced_snippet_uids": {"b": 2, "1": 1}, "forced_skill_uids": []}},
               {"op": "resume", "run": "r"}], "nr-llm"),
+    ]
+
+
+NEXT = "lab-001+next"
+
+
+def gateway_case(case_id: str, description: str, rules: list[str], steps: list[dict], version: str = "lab-001", **world_parts) -> dict:
+    return lab_world.case(f"gw.readings.{case_id}", description, rules, steps, version, **world_parts)
+
+
+def read(arguments: object, session: str = "ana", tool: object = "read_case") -> dict:
+    return call(tool, arguments, session=session)
+
+
+def with_session(**session) -> list[dict]:
+    return [*LAB_WORLD["sessions"], session]
+
+
+def with_case_1(**fields) -> list[dict]:
+    cases = copy.deepcopy(LAB_WORLD["cases"])
+    cases[0].update(fields)
+    return cases
+
+
+def gateway_cases() -> list[dict]:
+    approved = {"approvals": [APPROVAL]}
+    return [
+        gateway_case("missing-before-a-malformed-value", "An export whose case id is empty and whose destination is missing is "
+                     "refused for the missing argument: G001.4 comes before G001.5.", ["G001.13", "G001.4"], [call(arguments={"case_id": ""})]),
+        gateway_case("not-an-object-before-a-repeated-key", "Arguments that are a list holding an object that writes a key twice "
+                     "are refused as no object (G001.2), before any key is looked at.", ["G001.13", "G001.2"],
+                     [read([RepeatedKeys([("case_id", "CASE-9"), ("case_id", "CASE-1")])])]),
+        gateway_case("a-float-is-no-object", "Arguments that are the number 1.5 are no object (G001.2).", ["G001.2"], [read(1.5)]),
+        gateway_case("proto-is-an-argument", "An argument named __proto__ is an argument the tool does not declare, however a "
+                     "JavaScript object would store it.", ["G001.3"], [read({"case_id": "CASE-1", "__proto__": "admin"})]),
+        gateway_case("argument-names-as-written", "An argument named \"case_id \", a space after it, is not case_id: it is an extra "
+                     "argument, and case_id is missing behind it.", ["G001.3"], [read({"case_id ": "CASE-1"})]),
+        gateway_case("tool-as-written", "A tool named in full-width letters is unknown: names are compared as written, not after "
+                     "NFKC normalisation.", ["G001.1"], [read({"case_id": "CASE-1"}, tool="\uff52\uff45\uff41\uff44_case")]),
+        gateway_case("tool-writing-a-key-twice", "A tool written as an object that writes a key twice is no tool name: unknown_tool "
+                     "(G001.1) before anything else, and the audit names the case its arguments name.", ["G001.1", "G001.13", "G001.15"],
+                     [read({"case_id": "CASE-1"}, tool=RepeatedKeys([("name", "read_case"), ("name", "read_case")]))]),
+        gateway_case("length-in-code-points", "A case id of 65 letters e each with a combining accent is 130 characters, past "
+                     "128: malformed, however few graphemes it shows.", ["G001.5"], [read({"case_id": "e\u0301" * 65})]),
+        gateway_case("inherited-case-name", "A case id toString names no case: a table of cases is looked up by its own records, not "
+                     "by what a JavaScript object inherits.", ["G001.9"], [read({"case_id": "toString"})]),
+        gateway_case("tenant-as-stored", "A session of tenant ACME is not of acme: tenants are compared as stored, so ana's "
+                     "second session is refused CASE-1 as of another tenant.", ["G001.10"], [read({"case_id": "CASE-1"}, session="ana-up")],
+                     sessions=with_session(id="ana-up", user="ana", tenant="ACME", roles=["support"])),
+        gateway_case("assignee-as-stored", "CASE-1 assigned to Ana is not assigned to ana: assignees are compared as stored.",
+                     ["G001.12"], [read({"case_id": "CASE-1"})], cases=with_case_1(assignees=["Ana", "cy"])),
+        gateway_case("supervisor-as-stored", "A role Supervisor is not supervisor: dee, holding only it, may not read a case she "
+                     "is not assigned to.", ["G001.12"], [read({"case_id": "CASE-1"}, session="dee")],
+                     sessions=[{**s, "roles": ["Supervisor"]} if s["id"] == "dee" else s for s in LAB_WORLD["sessions"]]),
+        gateway_case("destination-as-stored", "An export to queue-E with a combining accent does not reach queue-\u00c9 written "
+                     "precomposed: destinations are compared as stored, not after NFC normalisation.", ["G001.8"],
+                     [call(arguments={"case_id": "CASE-1", "destination_id": "queue-E\u0301"})],
+                     destinations=[*LAB_WORLD["destinations"], {"id": "queue-\u00c9", "internal": True}]),
+        gateway_case("inherited-destination-name", "An export to constructor names no configured destination (G001.8), before any "
+                     "approval is asked for.", ["G001.8"], [call(arguments={"case_id": "CASE-1", "destination_id": "constructor"})], NEXT),
+        gateway_case("inherited-idempotency-key", "An idempotency key constructor is bound to nothing before its first call: the "
+                     "export is allowed and binds it.", ["G002.2", "G002.3"], [call(idempotency_key="constructor")], NEXT),
+        gateway_case("approval-user-as-stored", "An approval for user Ana does not approve ana's export.", ["G002.5"], [call(arguments=ATTACK)],
+                     NEXT, approvals=[{**APPROVAL, "user": "Ana"}]),
+        gateway_case("approval-tool-as-stored", "An approval of the tool Export_Case does not approve an export_case call.", ["G002.5"],
+                     [call(arguments=ATTACK)], NEXT, approvals=[{**APPROVAL, "tool": "Export_Case"}]),
+        gateway_case("write-recheck-approval-before-the-case", "At the write the clock has reached the approval's expiry and the "
+                     "case was reassigned: the re-check reports the expired approval, which its order takes before the case.",
+                     ["G002.1", "G002.6"], [call(arguments=ATTACK, before_write=[{"op": "advance_clock", "seconds": 1},
+                                                                                {"op": "reassign_case", "case_id": "CASE-1", "assignees": ["bo"]}])],
+                     NEXT, clock=99, **approved),
     ]
