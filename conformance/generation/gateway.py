@@ -26,6 +26,7 @@ from gateproof.model.gateway.gate import DEFAULT_GATEWAY_VERSION
 from gateproof.model.scenario.document import RepeatedKeys
 
 from .draw import Draw
+from .gateway_corners import burst, side_call, side_recheck, side_world
 
 CANARY = "CANARY-c0ffee-do-not-log"
 USERS = ("ana", "bo", "cy", "dee")
@@ -223,7 +224,7 @@ def against(d: Draw, world: dict, call: dict) -> dict:
         return {"op": "revoke_session", "session": call["session"]}
     if roll == 2:
         return {"op": "reassign_case", "case_id": arguments["case_id"], "assignees": d.subset([u for u in USERS if u != session["user"]], 2)}
-    if roll == 3 and "destination_id" in arguments:
+    if roll == 3 and arguments.get("destination_id") in {x["id"] for x in world["destinations"]}:
         return {"op": "remove_destination", "destination_id": arguments["destination_id"]}
     if roll == 4 and "clock" in world:
         return {"op": "advance_clock", "seconds": d.pick([1, 5, 100])}
@@ -247,6 +248,8 @@ def laid_call(d: Draw, world: dict, laid: list[dict], keys: list[str]) -> dict:
     step = with_key(d, {"op": "call", "session": world["sessions"][0]["id"], "tool": tool, "arguments": arguments}, keys, 0.6)
     if d.chance(0.5):  # sometimes two changes: the re-check reports the first condition of its order that fails (G002.1)
         step["before_write"] = d.some(lambda: against(d, world, step), 2, least=1)
+    if d.side.random() < 0.15:
+        side_recheck(d.side, world, step)
     return step
 
 
@@ -271,28 +274,13 @@ def call(d: Draw, world: dict, keys: list[str]) -> dict:
     return step
 
 
-def burst(side, world: dict, steps: list[dict]) -> list[dict]:
-    """G002.4 at its window's edge, from the side stream: a call made as often as the limit allows, as often again a
-    second later (each refused as rate_limited, and so not counted), then once more when the first ones have just left
-    the window (or a second before, or after, the second ones have too).
-    """
-    made = [step for step in steps if step["op"] == "call"]
-    allowed, window = world["rate_limit"]["calls"], world["rate_limit"]["window"]
-    if not made or window < 2:
-        return []
-    last = made[-1]
-    wait = window - 1 if side.random() < 0.6 else side.choice([window - 2, window])
-    # Each its own step, without the last one's key or changes: a reducer may change one.
-    calls = [{"op": "call", "session": last["session"], "tool": last["tool"], "arguments": last["arguments"]} for _ in range(2 * allowed + 1)]
-    return [*calls[:allowed], {"op": "advance_clock", "seconds": 1}, *calls[allowed:-1], {"op": "advance_clock", "seconds": wait}, calls[-1]]
-
-
 def session_user(world: dict, sid: str) -> str | None:
     return next((s["user"] for s in world["sessions"] if s["id"] == sid), None)
 
 
 def gateway_scenario(d: Draw, rules: str, number: int) -> dict:
     w, laid = world(d, rules != "lab-001")
+    side_world(d.side, w, laid)
     keys: list[str] = []
     steps = []
     for _ in range(d.number(1, 5)):
@@ -311,7 +299,9 @@ def gateway_scenario(d: Draw, rules: str, number: int) -> dict:
                 steps.append(against(d, w, last) if names_stored_records(w, last["arguments"]) else {"op": "revoke_session", "session": last["session"]})
             steps.append(again)
         else:
-            steps.append(laid_call(d, w, laid, keys) if laid and d.chance(0.5) else call(d, w, keys))
+            step = laid_call(d, w, laid, keys) if laid and d.chance(0.5) else call(d, w, keys)
+            side_call(d.side, step)
+            steps.append(step)
     if "rate_limit" in w and "clock" in w and d.side.random() < 0.15:
         steps.extend(burst(d.side, w, steps))
     document = {"gateproof": 1, "kind": "gateway", "id": f"generated.{rules.replace('+', '.')}.{number}", "rules": rules, "world": w, "steps": steps}
