@@ -99,6 +99,7 @@ def lifecycle_cases() -> list[dict]:
 
 
 NEXT = "lab-001+next"
+READ_1 = call("read_case", {"case_id": "CASE-1"})
 
 
 def gateway_case(case_id: str, description: str, rules: list[str], steps: list[dict], version: str = "lab-001", **world_parts) -> dict:
@@ -166,4 +167,44 @@ def gateway_cases() -> list[dict]:
                      ["G002.1", "G002.6"], [call(arguments=ATTACK, before_write=[{"op": "advance_clock", "seconds": 1},
                                                                                 {"op": "reassign_case", "case_id": "CASE-1", "assignees": ["bo"]}])],
                      NEXT, clock=99, **approved),
+        *key_and_clock_cases(),
+    ]
+
+
+def key_and_clock_cases() -> list[dict]:
+    """Who an approval and an assignment name, how a key compares and how long it binds, and a clock past 2**31 - 1."""
+    keyed = call(idempotency_key="k-1")
+    far = 2**31 - 1
+    return [
+        gateway_case("approval-names-a-user-not-a-session", "An approval for ana-laptop does not approve the session ana-laptop, "
+                     "which ana holds: an approval names a user.", ["G002.5"], [call(arguments=ATTACK, session="ana-laptop")], NEXT,
+                     sessions=with_session(id="ana-laptop", user="ana", tenant="acme", roles=["support"]),
+                     approvals=[{**APPROVAL, "user": "ana-laptop"}]),
+        gateway_case("assignee-names-a-user-not-a-session", "CASE-1 assigned to ana-desk is not assigned to the session ana-desk, "
+                     "which bo holds: assignees are users.", ["G001.11"], [call(session="ana-desk")],
+                     sessions=with_session(id="ana-desk", user="bo", tenant="acme", roles=["support"]), cases=with_case_1(assignees=["ana-desk"])),
+        gateway_case("key-as-written", "The key K-1 is not k-1: the second export is no replay and exports again.", ["G002.2"],
+                     [keyed, call(idempotency_key="K-1")], NEXT),
+        gateway_case("key-of-150-characters", "An idempotency key of 150 characters is a key: G001.5's 128 bound the arguments.",
+                     ["G002.2", "G001.5"], [call(idempotency_key="k" * 150)], NEXT),
+        gateway_case("a-conflict-leaves-the-key-bound", "bo's export under ana's key is refused as a conflict and binds nothing: "
+                     "ana's export again is still a replay.", ["G002.3", "G002.2"],
+                     [keyed, call(idempotency_key="k-1", session="bo"), keyed], NEXT, cases=with_case_1(assignees=["ana", "bo"])),
+        gateway_case("a-revocation-leaves-the-key-bound", "ana's key stays bound once her session is revoked: bo's export under it "
+                     "is a conflict.", ["G002.3", "G001.6"],
+                     [keyed, {"op": "revoke_session", "session": "ana"}, call(idempotency_key="k-1", session="bo")], NEXT,
+                     cases=with_case_1(assignees=["ana", "bo"])),
+        gateway_case("a-replay-past-the-approvals-expiry", "A replay is answered at the key check: the approval that allowed the "
+                     "export has expired since, and the replay is still allowed.", ["G002.2", "G002.6"],
+                     [call(arguments=ATTACK, idempotency_key="k-1"), {"op": "advance_clock", "seconds": 5},
+                      call(arguments=ATTACK, idempotency_key="k-1")], NEXT, clock=98, approvals=[APPROVAL]),
+        gateway_case("a-replay-after-a-reassignment", "A replay is answered at the key check: ana, no longer assigned, replays "
+                     "her export and is allowed.", ["G002.2", "G001.11"],
+                     [keyed, {"op": "reassign_case", "case_id": "CASE-1", "assignees": ["bo"]}, keyed], NEXT),
+        gateway_case("clock-past-31-bits-expires", "The clock at 2**31 - 1 advanced by one second stands at 2**31: an approval "
+                     "expiring at 2**31 - 1 has expired.", ["G002.6"], [{"op": "advance_clock", "seconds": 1}, call(arguments=ATTACK)],
+                     NEXT, clock=far, approvals=[{**APPROVAL, "expires_at": far}]),
+        gateway_case("clock-past-31-bits-moves-the-window", "A read at 2**31 - 1 leaves a window of one second once the clock "
+                     "reaches 2**31: the second read is within the limit of one.", ["G002.4"],
+                     [READ_1, {"op": "advance_clock", "seconds": 1}, READ_1], NEXT, clock=far, rate_limit={"calls": 1, "window": 1}),
     ]
