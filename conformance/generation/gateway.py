@@ -26,7 +26,7 @@ from gateproof.model.gateway.gate import DEFAULT_GATEWAY_VERSION
 from gateproof.model.scenario.document import RepeatedKeys
 
 from .draw import Draw
-from .gateway_corners import burst, side_call, side_recheck, side_world
+from .gateway_corners import burst, impostor_call, replay_story, side_call, side_recheck, side_world
 
 CANARY = "CANARY-c0ffee-do-not-log"
 USERS = ("ana", "bo", "cy", "dee")
@@ -302,6 +302,11 @@ def gateway_scenario(d: Draw, rules: str, number: int) -> dict:
             step = laid_call(d, w, laid, keys) if laid and d.chance(0.5) else call(d, w, keys)
             side_call(d.side, step)
             steps.append(step)
+    impostor = impostor_call(w, laid)
+    if impostor is not None and d.side.random() < 0.6:
+        steps.append(impostor)
+    if rules != "lab-001" and d.side.random() < 0.2:
+        steps.extend(replay_story(d.side, w, steps))
     if "rate_limit" in w and "clock" in w and d.side.random() < 0.15:
         steps.extend(burst(d.side, w, steps))
     document = {"gateproof": 1, "kind": "gateway", "id": f"generated.{rules.replace('+', '.')}.{number}", "rules": rules, "world": w, "steps": steps}

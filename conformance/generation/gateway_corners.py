@@ -29,6 +29,11 @@ def full_width(name: str) -> str:
     return "".join(chr(ord(c) + 0xFEE0) if c.isascii() and c.isalpha() else c for c in name)
 
 
+#: Idempotency keys past G001.5's 128 characters, up to the schema's 200: still keys (G002.2).
+LONG_KEYS = ("k" * 129, "k" * 150, "k" * 200)
+CLOCK_MAX = 2**31 - 1  # the largest clock or advance the schema admits; their sum may pass it (G002.6)
+
+
 def side_world(side, world: dict, laid: list[dict]) -> None:
     """A record that differs from what a call names only by case: the first session's tenant or role, its user among the
     first case's assignees, an approval's user or tool (G001.10, G001.12, G002.5). Sometimes a destination written
@@ -48,11 +53,26 @@ def side_world(side, world: dict, laid: list[dict]) -> None:
             approval = world["approvals"][-1]  # the laid export's, when there is one: the one a call is most likely to need
             field = side.choice(("user", "tool"))
             approval[field] = str(approval[field]).capitalize() if field == "user" else "Export_Case"
+    if len(sessions) > 1 and "user" in sessions[0] and sessions[1].get("user") != sessions[0]["user"] and side.random() < 0.15:
+        # A session named as the user the laid case and approval name, held by another user, who may export: only a
+        # reading that takes a session's id for its user lets its export of the laid case through (G001.11, G002.5).
+        sessions[1].update(id=sessions[0]["user"], roles=["support"], valid=True)
+    if "clock" in world and side.random() < 0.08:
+        _near_the_clocks_end(world)
     if side.random() < 0.1:
         world["destinations"].append({"id": COMPOSED_DESTINATION, "internal": side.random() < 0.8})
         for arguments in laid:
             if "destination_id" in arguments and side.random() < 0.5:
                 arguments["destination_id"] = DECOMPOSED_DESTINATION
+
+
+def _near_the_clocks_end(world: dict) -> None:
+    """The clock moved to one second before the largest the schema admits, the approvals' expiries with it (held at that
+    largest): an advance then takes the clock past 2**31 - 1, where windows and expiries read as anywhere (G002.6)."""
+    offset = CLOCK_MAX - 1 - world["clock"]
+    world["clock"] += offset
+    for approval in world.get("approvals", ()):
+        approval["expires_at"] = min(CLOCK_MAX, approval["expires_at"] + offset)
 
 
 def side_call(side, step: dict) -> None:
@@ -77,8 +97,51 @@ def side_call(side, step: dict) -> None:
             step["arguments"] = {name: side.choice(("", 7))}  # the other argument missing
     elif roll < 0.13:
         step["arguments"] = side.choice((1.5, -0.5, [RepeatedKeys([("case_id", "CASE-2"), ("case_id", "CASE-1")])]))
-    if "idempotency_key" in step and side.random() < 0.1:
-        step["idempotency_key"] = side.choice(INHERITED)
+    if "idempotency_key" in step and side.random() < 0.2:
+        key, roll = step["idempotency_key"], side.randrange(3)
+        step["idempotency_key"] = side.choice(INHERITED) if roll == 0 else (key.upper() if roll == 1 else side.choice(LONG_KEYS))
+
+
+def impostor_call(world: dict, laid: list[dict]) -> dict | None:
+    """The laid export made by the session named as its user (side_world), when there is one: the last laid arguments,
+    which its approval names when it has one."""
+    sessions = world["sessions"]
+    if not laid or len(sessions) < 2 or sessions[1]["id"] != sessions[0].get("user"):
+        return None
+    return {"op": "call", "session": sessions[1]["id"], "tool": "export_case", "arguments": dict(laid[-1])}
+
+
+def replay_story(side, world: dict, steps: list[dict]) -> list[dict]:
+    """Steps after a keyed export that test how long its key binds and what a replay is spared (G002.2, G002.3): another
+    session's export under the key, then the first again; the first session revoked, then another's export under the key;
+    the case reassigned, or the clock moved past every approval, then the first again; the first again, then under its key
+    in the other case, which is another key."""
+    keyed = [step for step in steps if step["op"] == "call" and step["tool"] == "export_case" and "idempotency_key" in step]
+    if not keyed:
+        return []
+    # The first session's export an approval names, with nothing landing before its write, when there is one: likely
+    # allowed, so its replay outlives the approval.
+    approved = [step for step in keyed if step["session"] == world["sessions"][0]["id"] and not step.get("before_write")
+                and any(a["arguments"] == step["arguments"] for a in world.get("approvals", ()))]
+    first = (approved or keyed)[0]
+    again = {key: first[key] for key in ("op", "session", "tool", "arguments", "idempotency_key")}
+    others = [s["id"] for s in world["sessions"] if s["id"] != first["session"]]
+    roll = side.randrange(4)
+    if roll == 3 and isinstance(first["idempotency_key"], str) and first["idempotency_key"].swapcase() != first["idempotency_key"]:
+        return [again, {**again, "idempotency_key": first["idempotency_key"].swapcase()}]  # a replay, then another key (G002.2)
+    if roll < 2 and others:
+        other = {**again, "session": side.choice(others)}
+        if roll == 0:
+            return [other, again]
+        return [{"op": "revoke_session", "session": first["session"]}, other]
+    if type(first["arguments"]) is dict and isinstance(first["arguments"].get("case_id"), str) and (not approved or side.random() < 0.3):
+        cases = {c["id"] for c in world["cases"]}
+        if first["arguments"]["case_id"] in cases:
+            return [{"op": "reassign_case", "case_id": first["arguments"]["case_id"], "assignees": []}, again]
+    if "clock" in world:
+        latest = max([a["expires_at"] for a in world.get("approvals", ())] + [world["clock"]])
+        return [{"op": "advance_clock", "seconds": min(CLOCK_MAX, latest - world["clock"] + 1)}, again]
+    return []
 
 
 def side_recheck(side, world: dict, step: dict) -> None:
