@@ -78,7 +78,8 @@ def is_dry_run(raw: object) -> bool:
 
 def resolve_on_dequeue(world: World, run: Run, rules: Rules) -> ForcedSet:
     """C175.4, C175.5: a dequeue is the run's composition: the payload's uids by the queued rule, then the composition lookups."""
-    return resolve_for_composition(world, read_queued_uids(run.payload_snippets), read_queued_uids(run.payload_skills), rules)
+    decoded = rules.queued_numbers_decoded
+    return resolve_for_composition(world, read_queued_uids(run.payload_snippets, decoded), read_queued_uids(run.payload_skills, decoded), rules)
 
 
 def is_stored_on_suspend(requested, resolved, ops=CONCRETE):

@@ -84,9 +84,12 @@ def read_request_uids(raw: object, numbers_wrap: bool) -> tuple[int, ...]:
     return tuple(value for value in values if value is not None)
 
 
-def read_queued_uids(raw: object) -> tuple[int, ...]:
-    """C175.4: a queued payload (an array, as the schema makes a queue's uids) keeps positive integers only, so ``"12"`` is dropped on this path."""
-    return tuple(e for e in raw if isinstance(e, int) and not isinstance(e, bool) and e > 0)
+def read_queued_uids(raw: object, numbers_decoded: bool = False) -> tuple[int, ...]:
+    """C175.4: a queued payload (an array, as the schema makes a queue's uids) keeps positive integers only, so ``"12"`` is dropped on this path.
+
+    ``numbers_decoded`` (the ``nr-llm`` profile): an integer beyond PHP's range is the float ``json_decode`` makes of it, so it is dropped too.
+    """
+    return tuple(e for e in raw if isinstance(e, int) and not isinstance(e, bool) and e > 0 and not (numbers_decoded and e > _INT_MAX))
 
 
 def read_suspended_uids(raw: object, object_values: bool) -> tuple[int, ...]:

@@ -41,6 +41,8 @@ class Rules:
     audits_caller_user: bool = True
     #: C165.2: a stored uid list written as a JSON object is read by its values (the code's PHP array).
     suspended_object_values: bool = False
+    #: C175.4: a queued integer beyond PHP's integer range is a float after json_decode, which the queue's reading drops unrecorded.
+    queued_numbers_decoded: bool = False
 
 
 PRE_164 = Rules(
@@ -81,6 +83,8 @@ NR_LLM = evolve(
     audits_caller_user=False,
     # json_decode(..., true) makes an object a PHP array, whose values SuspendedRunState::uidsFrom reads.
     suspended_object_values=True,
+    # AgentRunRequestCodec decodes the payload with json_decode: an integer past 2**63 - 1 is a float, not an int.
+    queued_numbers_decoded=True,
 )
 
 LATEST = ADR_179

@@ -6,7 +6,7 @@ const { World, isDeleted, integral } = require('./world');
 const { VERSIONS, DEFAULT_VERSION, switchesOf } = require('./versions');
 const { configurationSources, listSources } = require('./sources');
 const { decideSend, dryRunResult, readoutResult } = require('./ceiling');
-const { readRequestUids, readQueuedUids } = require('./uids');
+const { readRequestUids, readQueuedUids, decodedPayload } = require('./uids');
 const lifecycle = require('./lifecycle');
 const { decideGateway, GATEWAY_VERSIONS, DEFAULT_GATEWAY_VERSION } = require('./gateway');
 
@@ -76,6 +76,11 @@ class Story {
     return { op: 'classify', ...readoutResult(configurationSources(configuration, this.world)) };
   }
 
+  // A queued list as the payload stores it: raw, but under nr-llm as json_decode makes it (C175.4).
+  payloadList(field) {
+    return this.switches.has('queued_numbers_decoded') ? decodedPayload(field) : field;
+  }
+
   // The payload stores the forced uids and the dry-run flag raw; they are read on dequeue. A run name is
   // queued once per story; its configuration must be held, though it may be deleted by then (C175.5 ends it as gone).
   queue(step, where) {
@@ -85,7 +90,7 @@ class Story {
     }
     this.runs.set(step.run, {
       configuration: step.configuration,
-      payload: { snippets: step.forced_snippets, skills: step.forced_skills, dryRun: step.dry_run },
+      payload: { snippets: this.payloadList(step.forced_snippets), skills: this.payloadList(step.forced_skills), dryRun: step.dry_run },
       // C144.14, C144.15: the run row's uid and backend user are what a refusal on dequeue or resume records.
       row: { uid: integral(step.uid ?? 0), beUser: step.be_user },
       stage: 'queued',

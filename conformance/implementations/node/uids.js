@@ -67,4 +67,11 @@ function isSuspendedUid(entry) {
   return typeof entry === 'string' && /^[0-9]+$/.test(entry) && isPositive(entry);
 }
 
-module.exports = { readRequestUids, readQueuedUids, readSuspendedUids, isInteger };
+// Under nr-llm (queued_numbers_decoded) the payload is decoded by json_decode, which makes an integer past
+// 2**63 - 1 a float: the queue's reading then drops it, unrecorded (C175.4).
+function decodedPayload(field) {
+  if (!Array.isArray(field)) return field;
+  return field.map((entry) => (isInteger(entry) && BigInt(entry) > 2n ** 63n - 1n ? new JsonFloat(Number(entry)) : entry));
+}
+
+module.exports = { readRequestUids, readQueuedUids, readSuspendedUids, decodedPayload, isInteger };
