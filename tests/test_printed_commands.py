@@ -79,3 +79,14 @@ def test_a_gateproof_run_by_its_path_prints_commands_that_name_it_by_that_path(t
     for command in commands:
         done = subprocess.run(["sh", "-c", command], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=600)
         assert done.returncode in (0, 1) and "not found" not in done.stderr, (command, done.stderr)
+
+
+def test_an_errored_runs_printed_replay_runs_it_alone_and_errors_again(tmp_path):
+    first = run(["gateproof", "verify", "--examples", "0", "--kinds", "gateway", "--", *fake("errors_by_id")], tmp_path)
+    assert first.returncode == 1, first.stderr
+    [command] = printed(first.stdout, "replay")[:1]
+    again = run(shlex.split(command), tmp_path)
+    assert again.returncode == 1, (command, again.stdout, again.stderr)
+    records = [json.loads(line) for line in (tmp_path / "gateproof-verify" / "results.jsonl").read_text().splitlines()]
+    [verdict] = [r for r in records if r["record"] == "verdict"]
+    assert verdict["phase"] == "replay" and verdict["status"] == "errored" and verdict["message"].startswith("cannot decide ")

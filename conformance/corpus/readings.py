@@ -71,6 +71,17 @@ def ceiling_cases() -> list[dict]:
              world(snippets=REFUSED_AT_5), [send(forced_snippets=["5e+0"])]),
         case("ceiling.readings.user-past-64-bits", "A user uid of 2**63, past 64 bits, is an integer and is recorded as written.",
              ["C144.15"], world(configuration=TAGGED, snippets=[snippet(1, "sourceCode", tags="t")]), [send(be_user=2**63)]),
+        case("ceiling.readings.empty-override-drops-nothing", "A system prompt override of the empty string is an override "
+             "like any other: the configuration's stored secretAdjacent prompt is still classified, and refused.", ["C155.3"],
+             world(configuration={"system_prompt": "p", "system_prompt_class": "secretAdjacent"}), [send(system_prompt_override="")]),
+        case("ceiling.readings.fallback-names-a-configuration", "A fallback entry is a configuration's identifier: \"m\", the "
+             "identifier of a model on a local provider, names no configuration, so the send can reach externalGlobal.", ["C094.10"],
+             world(zone="local", configuration={"fallbacks": ["m"], "system_prompt": "p", "system_prompt_class": "systemDiagnostics"}),
+             [send()]),
+        case("ceiling.nr-llm.readout-wraps-as-the-send-does", "Under nr-llm the readout reads a forced number past 64 bits as "
+             "the send does: 1.8446744073709556e19 wraps to 4096, whose snippet it lists.", ["C164.6", "C144.16"],
+             world(snippets=[snippet(4096, "secretAdjacent")]), [{"op": "readout", "configuration": "c", "forced_snippets": [1.8446744073709556e19]}],
+             "nr-llm"),
         case("ceiling.nr-llm.number-string-past-64-bits-saturates", "Under nr-llm a numeric string beyond 64 bits that is no integer "
              "string saturates as PHP's (int) of a string does: \"1.8446744073709556e19\" is PHP_INT_MAX, not 4096 as a float's "
              "wrap would make it, so nothing is forced.", ["C164.6"],

@@ -87,23 +87,33 @@ class Campaign:
             self.name = self.tally.name = info.name
         return info
 
-    def record(self, verdict: Verdict) -> Verdict:
-        if verdict.disagreement is not None and self.settings.out is not None:
+    def record(self, verdict: Verdict, scenario: dict | None = None) -> Verdict:
+        """Keep a verdict, a disagreement's scenario saved with the command that replays it, and an errored run's (given as ``scenario``) too."""
+        if self.settings.out is not None and (verdict.disagreement is not None or scenario is not None):
             try:
-                verdict = self._saved(verdict)
+                verdict = self._saved(verdict) if verdict.disagreement is not None else self._saved_errored(verdict, scenario)
             except OSError as error:
-                self.tally.notes.append(f"could not save the disagreement on {verdict.scenario_id}: {error}")
+                self.tally.notes.append(f"could not save the scenario of {verdict.scenario_id}: {error}")
         self.tally.verdicts.append(verdict)
         self.observe(verdict)
         return verdict
 
     def _saved(self, verdict: Verdict) -> Verdict:
         """The verdict with its scenario written as a replayable file and the command that replays it, from any folder (the path is absolute)."""
-        directory = folder_within(self.settings.out, path_component(self.name))
-        path = (directory / f"{path_component(verdict.scenario_id)}.json").absolute()
-        write_no_follow(path, dumps_pretty(verdict.disagreement.scenario) + b"\n")
+        path = self._written(verdict.scenario_id, verdict.disagreement.scenario)
         disagreement = evolve(verdict.disagreement, replay_path=str(path), replay_command=self.replay_command(path))
         return evolve(verdict, disagreement=disagreement)
+
+    def _saved_errored(self, verdict: Verdict, scenario: dict) -> Verdict:
+        """An errored run with its scenario written as a file, and the command that runs it again in its context."""
+        path = self._written(verdict.scenario_id, scenario)
+        return evolve(verdict, context={**verdict.context, "replay": self.replay_command(path)})
+
+    def _written(self, scenario_id: str, scenario: dict) -> Path:
+        directory = folder_within(self.settings.out, path_component(self.name))
+        path = (directory / f"{path_component(scenario_id)}.json").absolute()
+        write_no_follow(path, dumps_pretty(scenario) + b"\n")
+        return path
 
     def replay_command(self, path: Path) -> str:
         """The command that runs the saved scenario again as this campaign ran it: the options first, the implementation last.
@@ -126,7 +136,7 @@ class Campaign:
             self.tally.unkept[family, "errored"] += 1
             return
         self.duplicated.add(family)
-        self.record(Verdict(self.name, phase, family, scenario_id, "errored", errored.message, pinned))
+        self.record(Verdict(self.name, phase, family, scenario_id, "errored", errored.message, pinned), scenario)
 
     def run_known(self, phase: str, entries: list[tuple[str, tuple[str, ...], dict, dict]]) -> None:
         """Scenarios with a known expected outcome, pipelined: (family, pinned rules, scenario, expected) each."""
@@ -143,7 +153,7 @@ class Campaign:
                 if verdict.status == "failed":
                     failures.append((verdict, reply))
                 else:
-                    self.record(verdict)
+                    self.record(verdict, scenario if verdict.status == "errored" else None)
         # Confirmed once the pipeline is empty: a run sent alone while others are in flight would read their replies.
         for verdict, reply in failures:
             self.record(self._confirmed(verdict, reply))

@@ -129,7 +129,7 @@ class Hunt:
             elif verdict.status == "errored":
                 if verdict.message not in self.flagged and len(self.flagged) < MOST_ERRORS_KEPT:
                     self.flagged.add(verdict.message)
-                    c.record(verdict)
+                    c.record(verdict, scenario)
                 else:
                     tally.unkept[self.family, "errored"] += 1
             elif verdict.disagreement.keys in self.found or any(verdict.disagreement.keys == v.disagreement.keys for v, _ in new):

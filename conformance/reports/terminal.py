@@ -70,6 +70,8 @@ def errored_lines(tally: Tally, limit: int = 6) -> list[str]:
             reply = first.context["reply"]
             more = f" ... ({len(reply) - REPLY_SHOWN} characters more in results.jsonl)" if len(reply) > REPLY_SHOWN else ""
             lines.append(f"    reply: {reply[:REPLY_SHOWN]}{more}")
+        if isinstance(first.context.get("replay"), str):
+            lines.append(f"    replay:  {first.context['replay']}")
     if len(by_reason) > limit:
         lines.append(f"  ... and {len(by_reason) - limit} more reasons: see the report")
     if kept < total:
