@@ -98,6 +98,8 @@ def side_corners(d: Draw, document: dict) -> None:
             document["collation"] = "case-insensitive"  # where the two names tie, and the world's order decides
     if len(snippets) > 1 and side.random() < 0.1:
         _identified_by_digits(side, snippets)
+    if side.random() < 0.08:  # a fallback entry that is a model's identifier names no configuration (C094.10)
+        side.choice(configurations)["fallbacks"] = [side.choice(document["models"])["identifier"]]
     skills = document["skills"]
     if skills and side.random() < 0.2:
         # The same name under a later uid, listed first: a lookup by name breaks the tie by uid (C165.6). Or the name in
@@ -137,6 +139,51 @@ LATE_NUMBER_STRINGS = (".1e1", ".2e1", "1e+0", "2E+0", "+.1e+1")
 #: where JavaScript lists such keys first.
 WRITTEN_ORDER_OBJECTS = ({"b": 2, "1": 1}, {"x": "2", "0": "1"}, {"2": 1, "1": 2})
 
+#: How an update names a record of each kind it may restore (a provider's deletion removes it: nothing to restore).
+KEYS = {"snippet": "uid", "skill": "uid", "configuration": "identifier"}
+
+
+def _run_changes(side, document: dict) -> None:
+    """Changes that meet a run: a queue row carrying its uid and user (so two runs of one configuration are told apart,
+    C144.15); a deletion undone by an update (S002.2); before a resume, a forced skill renamed, a snippet given another
+    identifier or the configuration's prompt rewritten, which the resume reads live (C165.3, S002.1); after a
+    configuration's deletion, a run queued for it, which its dequeue ends gone (C175.5)."""
+    steps, world, runs, gone = [], document["world"], {}, []
+    for step in document["steps"]:
+        if step["op"] == "queue":
+            runs[step["run"]] = step
+            if "uid" not in step and side.random() < 0.3:
+                step.update(uid=side.choice((11, 22, 33)), be_user=side.choice((5, 6, 7)))
+        if step["op"] == "resume" and step["run"] in runs and side.random() < 0.3:
+            steps.append(_rewritten(side, world, runs[step["run"]]))
+        steps.append(step)
+        if step["op"] == "delete" and step["kind"] in KEYS:
+            if side.random() < 0.3:
+                key = KEYS[step["kind"]]
+                steps.append({"op": "update", "kind": step["kind"], key: step[key], "set": {"deleted": False}})
+            elif step["kind"] == "configuration" and any(c["identifier"] == step["identifier"] and not c.get("deleted")
+                                                         for c in world["configurations"]):
+                gone.append(step["identifier"])  # deleted by this step, not in the world as written (S001.1 refuses that queue)
+    if gone and "r-late" not in runs and side.random() < 0.5:
+        steps += [{"op": "queue", "run": "r-late", "configuration": gone[0], "forced_snippets": [], "forced_skills": []},
+                  {"op": "dequeue", "run": "r-late"}]
+    document["steps"] = steps
+
+
+def _rewritten(side, world: dict, queue: dict) -> dict:
+    """An update of what a waiting run will read on its resume: a forced skill's name, a forced snippet's identifier, or
+    its configuration's system prompt."""
+    skills = [uid for uid in queue.get("forced_skills", ()) if type(uid) is int and any(s["uid"] == uid for s in world["skills"])]
+    snippets = [uid for uid in queue.get("forced_snippets", ()) if type(uid) is int and any(s["uid"] == uid for s in world["snippets"])]
+    roll = side.randrange(3)
+    if roll == 0 and skills:
+        return {"op": "update", "kind": "skill", "uid": side.choice(skills), "set": {"name": side.choice(("renamed", "Renamed", ""))}}
+    if roll == 1 and snippets:
+        return {"op": "update", "kind": "snippet", "uid": side.choice(snippets), "set": {"identifier": side.choice(("renamed", "x", ""))}}
+    return {"op": "update", "kind": "configuration", "identifier": queue["configuration"],
+            "set": {"system_prompt": side.choice(("", " ", "rewritten"))}}
+
+
 #: The field that switches a record of each kind off.
 SWITCH_FIELDS = {"snippet": "active", "skill": "enabled"}
 
@@ -146,7 +193,10 @@ def side_steps(side, document: dict) -> None:
     with a zero fraction; for a queued run, its world's copied skills forced and sources switched off while it waits."""
     if side.random() < 0.1:
         _resorted_pair(side, document)
+    _run_changes(side, document)
     for step in document["steps"]:
+        if step["op"] == "send" and "system_prompt_override" in step and side.random() < 0.3:
+            step["system_prompt_override"] = ""  # an override like any other: the stored prompt is still classified (C155.3)
         if step["op"] in ("send", "readout") and side.random() < 0.08:
             step["forced_snippets"] = [*step["forced_snippets"], side.choice(LATE_NUMBER_STRINGS)]
         elif step["op"] == "suspend" and "state" in step and side.random() < 0.3:
