@@ -84,7 +84,7 @@ def read_request_uids(raw: object, numbers_wrap: bool) -> tuple[int, ...]:
     return tuple(value for value in values if value is not None)
 
 
-def read_queued_uids(raw: object, numbers_decoded: bool = False) -> tuple[int, ...]:
+def read_queued_uids(raw: object, numbers_decoded: bool) -> tuple[int, ...]:
     """C175.4: a queued payload (an array, as the schema makes a queue's uids) keeps positive integers only, so ``"12"`` is dropped on this path.
 
     ``numbers_decoded`` (the ``nr-llm`` profile): an integer beyond PHP's range is the float ``json_decode`` makes of it, so it is dropped too.

@@ -25,7 +25,13 @@ def test_a_playground_send_resolves_a_digit_string():
 
 @pytest.mark.rule("C175.4")
 def test_a_queued_payload_keeps_positive_integers_only():
-    assert read_queued_uids([12, "12", 0, -1, 1.0, True, None]) == (12,)
+    assert read_queued_uids([12, "12", 0, -1, 1.0, True, None], numbers_decoded=False) == (12,)
+
+
+@pytest.mark.rule("C175.4")
+def test_under_nr_llm_a_queued_integer_past_64_bits_is_the_float_json_decode_makes_and_is_dropped():
+    assert read_queued_uids([2**63, 2**63 - 1, 12], numbers_decoded=True) == (2**63 - 1, 12)
+    assert read_queued_uids([2**63, 2**63 - 1, 12], numbers_decoded=False) == (2**63, 2**63 - 1, 12)
     _, started = results("adr-179", DIAGNOSTICS, [queue(snippets=["12"]), dequeue()])
     assert started["decision"] == "undeclared" and started["forced_snippets"] == []
 

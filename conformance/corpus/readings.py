@@ -100,8 +100,9 @@ def lifecycle_cases() -> list[dict]:
              "finds no snippet of it and records it dropped as gone.", ["C175.4", "C179.1"], world(),
              [{"op": "queue", "run": "r", "configuration": "c", "forced_snippets": [2**63]}, {"op": "dequeue", "run": "r"}]),
         case("lifecycle.nr-llm.queued-uid-past-64-bits-is-a-float", "Under nr-llm json_decode makes a queued integer of 2**63 a "
-             "float, which the queue's integers-only reading drops: the dequeue records nothing dropped.", ["C175.4", "C179.1"], world(),
-             [{"op": "queue", "run": "r", "configuration": "c", "forced_snippets": [2**63, 1]}, {"op": "dequeue", "run": "r"}], "nr-llm"),
+             "float, which the queue's integers-only reading drops, recording nothing; 2**63 - 1 is still an integer, found "
+             "nowhere and recorded gone.", ["C175.4", "C179.1"], world(),
+             [{"op": "queue", "run": "r", "configuration": "c", "forced_snippets": [2**63, 2**63 - 1, 1]}, {"op": "dequeue", "run": "r"}], "nr-llm"),
         case("lifecycle.nr-llm.state-object-in-written-order", "Under nr-llm a stored list written as an object is read by its values "
              "in the order written, as a PHP array holds them: {\"b\": 2, \"1\": 1} rebuilds 2 then 1, though JavaScript lists the "
              "key \"1\" first.", ["C165.2"],
