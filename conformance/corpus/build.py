@@ -107,6 +107,7 @@ def ceiling_cases() -> list[dict]:
         *boundary_sources.cases(),
         *boundary_decision.cases(),
         *readings.ceiling_cases(),
+        *readings.lookup_cases(),
         *changes.ceiling_cases(),
         *large_tables.ceiling_cases(),
     ]

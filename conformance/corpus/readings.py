@@ -89,6 +89,41 @@ def ceiling_cases() -> list[dict]:
     ]
 
 
+def exactly_named(model_provider: str = "p", configuration_model: str = "m", **configuration) -> dict:
+    """A local provider p and its model m, the model naming its provider and the configuration its model as given, under a
+    case-insensitive collation: a lookup of either by anything but the exact identifier finds the local zone."""
+    return {"collation": "case-insensitive", "providers": [{"identifier": "p", "zone": "local"}],
+            "models": [{"identifier": "m", "provider": model_provider}],
+            "configurations": [{"identifier": "c", "model": configuration_model, "system_prompt": "x", "system_prompt_class": "sourceCode",
+                                **configuration}]}
+
+
+def lookup_cases() -> list[dict]:
+    """A model's provider, a configuration's model, a serving model and a fallback's model are each found by the exact
+    identifier: the collation decides only name order and fallback entries (C144.19), and nothing is trimmed."""
+    unnamed = "names no record, so the send reaches externalGlobal and its sourceCode is refused"
+    return [
+        case("ceiling.readings.provider-by-its-exact-identifier", f"A model's provider \"P\" is not \"p\", whatever the collation: it {unnamed}.",
+             ["C094.7", "C144.19"], exactly_named(model_provider="P"), [send(be_user=4)]),
+        case("ceiling.readings.provider-untrimmed", f"A model's provider \"p \" is not \"p\": it {unnamed}.", ["C094.7"],
+             exactly_named(model_provider="p "), [send()]),
+        case("ceiling.readings.model-by-its-exact-identifier", f"A configuration's model \"M\" is not \"m\", whatever the collation: it {unnamed}.",
+             ["C094.8", "C144.19"], exactly_named(configuration_model="M"), [send()]),
+        case("ceiling.readings.model-untrimmed", f"A configuration's model \"m \" is not \"m\": it {unnamed}.", ["C094.8"],
+             exactly_named(configuration_model="m "), [send()]),
+        case("ceiling.readings.serving-model-by-its-exact-identifier", "In criteria mode the serving model \"m\" is the model m on the "
+             "external provider, not M on the local one, whatever the collation; and \"m \" is the local m , not m.", ["C149.2", "C144.19"],
+             {"collation": "case-insensitive", "providers": [{"identifier": "near", "zone": "local"}, {"identifier": "far", "zone": "externalGlobal"}],
+              "models": [{"identifier": "M", "provider": "near"}, {"identifier": "m", "provider": "far"}, {"identifier": "m ", "provider": "near"}],
+              "configurations": [{"identifier": "c", "model": "M", "selection_mode": "criteria", "system_prompt": "x", "system_prompt_class": "sourceCode"}]},
+             [send(serving_model="m"), send(serving_model="m ")]),
+        case("ceiling.readings.fallback-model-by-its-exact-identifier", "A fallback configuration's model \"M\" is not \"m\": the fallback "
+             "reaches no model, so the send can reach externalGlobal.", ["C094.10", "C149.1", "C144.19"],
+             exactly_named(fallbacks=["fb"]) | {"configurations": [*exactly_named(fallbacks=["fb"])["configurations"], {"identifier": "fb", "model": "M"}]},
+             [send()]),
+    ]
+
+
 def lifecycle_cases() -> list[dict]:
     return [
         case("lifecycle.readings.name-ties-by-uid-as-a-number", "Before ADR-175 a resume orders skills of one name by uid as a "

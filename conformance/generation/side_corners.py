@@ -98,6 +98,8 @@ def side_corners(d: Draw, document: dict) -> None:
             document["collation"] = "case-insensitive"  # where the two names tie, and the world's order decides
     if len(snippets) > 1 and side.random() < 0.1:
         _identified_by_digits(side, snippets)
+    if side.random() < 0.2:
+        _near_relations(side, document)
     if side.random() < 0.08:  # a fallback entry that is a model's identifier names no configuration (C094.10)
         side.choice(configurations)["fallbacks"] = [side.choice(document["models"])["identifier"]]
     skills = document["skills"]
@@ -114,6 +116,39 @@ def side_corners(d: Draw, document: dict) -> None:
     for table in ("snippets", "skills"):
         if side.random() < 0.3:
             side.shuffle(document[table])
+
+
+def _near_relations(side, document: dict) -> None:
+    """A relation written one letter's case or a trailing space away from its record, mostly under a case-insensitive
+    collation: a model's provider, a configuration's model, or a model copied first in the other case onto another
+    provider. Each is found by its exact identifier only (C094.7, C094.8, C149.2), so it names nothing, or the original."""
+    def near(identifier: str) -> str:
+        return identifier.swapcase() if identifier.swapcase() != identifier and side.random() < 0.6 else f"{identifier} "
+
+    models, providers = document["models"], document["providers"]
+    roll = side.randrange(3)
+    if roll == 0 and models and providers:
+        side.choice(models)["provider"] = near(side.choice(providers)["identifier"])
+    elif roll == 1 and models:
+        configurations = document["configurations"]
+        target = side.choice(configurations)
+        target["model"] = near(side.choice(models)["identifier"])
+        if len(configurations) > 1 and side.random() < 0.5:  # and another falls back to it alone: its model decides the zone
+            side.choice([c for c in configurations if c is not target])["fallbacks"] = [target["identifier"]]
+    elif models and providers:
+        original = side.choice(models)
+        models.insert(0, {"identifier": near(original["identifier"]), "provider": side.choice(providers)["identifier"]})
+    if side.random() < 0.6:
+        document["collation"] = "case-insensitive"
+
+
+def _near_serving_model(side, world: dict, step: dict) -> None:
+    """A send's serving model moved to a model whose identifier is another's but for case or a trailing space, when the
+    world holds such a pair (``_near_relations``): the model of exactly that identifier serves (C149.2)."""
+    identifiers = [m["identifier"] for m in world["models"] if isinstance(m.get("identifier"), str)]
+    near = [i for i in identifiers if any(o != i and (o.swapcase() == i or o == i.rstrip()) for o in identifiers)]
+    if near:
+        step["serving_model"] = side.choice(near)
 
 
 def _identified_by_digits(side, snippets: list[dict]) -> None:
@@ -195,6 +230,8 @@ def side_steps(side, document: dict) -> None:
         _resorted_pair(side, document)
     _run_changes(side, document)
     for step in document["steps"]:
+        if step["op"] == "send" and step.get("serving_model") is not None and side.random() < 0.3:
+            _near_serving_model(side, document["world"], step)
         if step["op"] == "send" and "system_prompt_override" in step and side.random() < 0.3:
             step["system_prompt_override"] = ""  # an override like any other: the stored prompt is still classified (C155.3)
         if step["op"] in ("send", "readout") and side.random() < 0.08:
