@@ -46,7 +46,7 @@ MODEL_DIR = Path(gateproof.model.__file__).resolve().parent
 UNREACHABLE: dict[str, str] = {
     "model/lattice.py:142": "permits is C094.5 on domain values for the model's callers; the gate calls zone_permits",
     "model/enforcement.py:29": "mode_label is called by the explainer and the proofs' decoder; an outcome carries enforcing, not the label",
-    "model/lifecycle.py:134": "takes_configuration_only_path is called by the explainer; the runner hands the gate the empty forced set itself",
+    "model/lifecycle.py:135": "takes_configuration_only_path is called by the explainer; the runner hands the gate the empty forced set itself",
     "model/uids.py:67": "generated integers lie within ±(2**53 - 1) (conformance/PROTOCOL.md): one beyond 64 bits comes only from a file",
     "model/scenario/read_story.py:81": "invalid: an update setting a field its record has not",
     "model/scenario/read_story.py:84": "invalid: an update setting a field to a value its schema refuses",
