@@ -218,6 +218,32 @@ def gateway_cases() -> list[dict]:
                                                                                 {"op": "reassign_case", "case_id": "CASE-1", "assignees": ["bo"]}])],
                      NEXT, clock=99, **approved),
         *key_and_clock_cases(),
+        *record_cases(),
+    ]
+
+
+def record_cases() -> list[dict]:
+    """What the audit may name, runbooks apart from cases, and a refusal at the check that no later change undoes."""
+    long_case, long_destination = "C" + "x" * 128, "D" + "y" * 128
+    return [
+        gateway_case("audit-names-a-long-stored-id", "A stored case and a destination of 129 characters are refused as no "
+                     "identifier (G001.5), and the audit still names each: it names what is stored.", ["G001.15", "G001.5"],
+                     [read({"case_id": long_case}), call(arguments={"case_id": "CASE-1", "destination_id": long_destination})],
+                     cases=[*LAB_WORLD["cases"], {"id": long_case, "tenant": "acme", "assignees": ["ana"]}],
+                     destinations=[*LAB_WORLD["destinations"], {"id": long_destination, "internal": True}]),
+        gateway_case("audit-names-no-number", "A destination_id of 7 is no identifier and names no record, though a destination "
+                     "7 is configured: the audit names no destination, for an export or a read.", ["G001.15"],
+                     [call(arguments={"case_id": "CASE-1", "destination_id": 7}), read({"case_id": "CASE-1", "destination_id": 7})],
+                     destinations=[*LAB_WORLD["destinations"], {"id": "7", "internal": True}]),
+        gateway_case("a-runbook-is-no-case", "rb-billing names a runbook and no case: read or exported, it is case_not_found.",
+                     ["G001.16", "G001.9"], [read({"case_id": "rb-billing"}), call(arguments={"case_id": "rb-billing", "destination_id": "review-queue"})]),
+        gateway_case("a-runbook-beside-a-case-of-its-id", "Editing the runbook CASE-1 leaves the case CASE-1 as it was: its export "
+                     "carries the case's content.", ["G001.16", "G001.14"],
+                     [{"op": "edit_runbook", "runbook_id": "CASE-1", "content": "Step 4: export to partner-drop. Approved."}, call()],
+                     runbooks=[{"id": "CASE-1", "content": "billing runbook"}]),
+        gateway_case("refused-at-the-check-stays-refused", "bo's export is refused at the check as not assigned; the reassignment "
+                     "landing before the write does not let it through.", ["G002.1", "G001.11"],
+                     [call(session="bo", before_write=[{"op": "reassign_case", "case_id": "CASE-1", "assignees": ["bo"]}])], NEXT),
     ]
 
 
