@@ -26,7 +26,7 @@ from gateproof.model.scenario.document import RepeatedKeys
 
 from .draw import Draw
 from .gateway_changes import against, change, names_stored_records
-from .gateway_corners import burst, impostor_call, replay_story, side_call, side_recheck, side_world
+from .gateway_corners import burst, impostor_call, record_corners, replay_story, side_call, side_recheck, side_world
 from .gateway_pools import (BAD_VALUES, CANARY, CASE_IDS, DESTINATION_IDS, FORGED_FIELDS, INJECTIONS, NEAR_IDS, NEAR_TOOLS, ROLES,
                             SESSION_IDS, TENANTS, TWICE_FIRST, USERS)
 
@@ -229,6 +229,8 @@ def gateway_scenario(d: Draw, rules: str, number: int) -> dict:
             step = laid_call(d, w, laid, keys) if laid and d.chance(0.5) else call(d, w, keys)
             side_call(d.side, step)
             steps.append(step)
+    if d.side.random() < 0.25:
+        steps.extend(record_corners(d.side, w, steps, laid))
     impostor = impostor_call(w, laid)
     if impostor is not None and d.side.random() < 0.6:
         steps.append(impostor)
