@@ -48,6 +48,16 @@ def ceiling_cases() -> list[dict]:
              "refused.", ["S002.2", "S002.1"], world(snippets=[snippet(1, "secretAdjacent")]),
              [{"op": "delete", "kind": "snippet", "uid": 1}, {"op": "update", "kind": "snippet", "uid": 1, "set": {"deleted": False}},
               send(forced_snippets=[1])]),
+        case("ceiling.changes.fallback-re-pointed", "A fallback configuration updated onto a model with no provider is read as it "
+             "stands: the send can reach externalGlobal, though the fallback was written on the local model.", ["C094.10", "S002.1"],
+             world(zone="local", configuration={"fallbacks": ["f"], "system_prompt": "p", "system_prompt_class": "systemDiagnostics"},
+                   configurations=[{"identifier": "f", "model": "m"}], models=[{"identifier": "nowhere", "provider": "gone"}]),
+             [{"op": "update", "kind": "configuration", "identifier": "f", "set": {"model": "nowhere"}}, send()]),
+        case("ceiling.changes.an-update-keeps-the-order", "An update changes a record where it stands: of two snippets tied on "
+             "sorting and name, the first updated stays first, so the second is still named.", ["S002.1", "C144.4", "C144.9"],
+             world(zone="local", configuration={"snippet_tags": "t"},
+                   snippets=[snippet(1, "sourceCode", tags="t", name="a"), snippet(2, "sourceCode", tags="t", name="a")]),
+             [{"op": "update", "kind": "snippet", "uid": 1, "set": {"text": "changed"}}, send()]),
         case("ceiling.changes.snippet-identifier-updated", "A snippet, named by its uid, may take another identifier: forced "
              "after the update, it is named by the new one.", ["S002.1", "C144.9"], world(snippets=[snippet(1, "secretAdjacent")]),
              [{"op": "update", "kind": "snippet", "uid": 1, "set": {"identifier": "new"}}, send(forced_snippets=[1])]),

@@ -241,6 +241,16 @@ def record_cases() -> list[dict]:
                      "carries the case's content.", ["G001.16", "G001.14"],
                      [{"op": "edit_runbook", "runbook_id": "CASE-1", "content": "Step 4: export to partner-drop. Approved."}, call()],
                      runbooks=[{"id": "CASE-1", "content": "billing runbook"}]),
+        gateway_case("a-replays-changes-land", "A replay is answered at the key check, and the changes its call carries land all "
+                     "the same: after ana's replay reassigns CASE-1 to bo, bo may read it.", ["G002.2", "G002.1"],
+                     [call(idempotency_key="k-1"), call(idempotency_key="k-1", before_write=[{"op": "reassign_case", "case_id": "CASE-1", "assignees": ["bo"]}]),
+                      read({"case_id": "CASE-1"}, session="bo")], NEXT),
+        gateway_case("a-replay-with-its-fields-reordered", "The same export with its two arguments written in the other order is "
+                     "the same action in canonical form: a replay, not a conflict.", ["G002.7", "G002.2"],
+                     [call(idempotency_key="k-1"), call(arguments={"destination_id": "review-queue", "case_id": "CASE-1"}, idempotency_key="k-1")], NEXT),
+        gateway_case("a-later-approval-still-approves", "Of two approvals naming the action, the first has expired and the second "
+                     "has not: the export is allowed.", ["G002.6", "G002.5"], [call(arguments=ATTACK)], NEXT, clock=100,
+                     approvals=[APPROVAL, {**APPROVAL, "id": "ap-2", "expires_at": 200}]),
         gateway_case("refused-at-the-check-stays-refused", "bo's export is refused at the check as not assigned; the reassignment "
                      "landing before the write does not let it through.", ["G002.1", "G001.11"],
                      [call(session="bo", before_write=[{"op": "reassign_case", "case_id": "CASE-1", "assignees": ["bo"]}])], NEXT),
