@@ -37,7 +37,7 @@ CLOCK_MAX = 2**31 - 1  # the largest clock or advance the schema admits; their s
 def side_world(side, world: dict, laid: list[dict]) -> None:
     """A record that differs from what a call names only by case: the first session's tenant or role, its user among the
     first case's assignees, an approval's user or tool (G001.10, G001.12, G002.5). Sometimes a destination written
-    precomposed, which calls then name decomposed."""
+    precomposed, which calls then name decomposed, and the laid approval after an expired copy of it."""
     sessions, cases = world["sessions"], world["cases"]
     if side.random() < 0.2:
         first, case = sessions[0], cases[0]
@@ -64,6 +64,10 @@ def side_world(side, world: dict, laid: list[dict]) -> None:
         for arguments in laid:
             if "destination_id" in arguments and side.random() < 0.5:
                 arguments["destination_id"] = DECOMPOSED_DESTINATION
+    approvals = world.get("approvals", [])
+    if approvals and "clock" in world and approvals[-1]["expires_at"] > world["clock"] and side.random() < 0.15:
+        # The laid export's approval with an expired copy listed before it: one usable approval is enough (G002.6).
+        approvals.insert(len(approvals) - 1, {**approvals[-1], "id": f"{approvals[-1]['id']}-expired", "expires_at": world["clock"]})
 
 
 def _near_the_clocks_end(world: dict) -> None:
@@ -153,7 +157,9 @@ def replay_story(side, world: dict, steps: list[dict]) -> list[dict]:
     """Steps after a keyed export that test how long its key binds and what a replay is spared (G002.2, G002.3): another
     session's export under the key, then the first again; the first session revoked, then another's export under the key;
     the case reassigned, or the clock moved past every approval, then the first again; the first again, then under its key
-    in the other case, which is another key."""
+    in the other case, which is another key. The first again sometimes names its arguments in another key order, the
+    same action (G002.7), or carries its own session's revocation before its write, which lands though a replay is
+    answered at the key check (G002.2): a read by that session after it shows whether it did."""
     keyed = [step for step in steps if step["op"] == "call" and step["tool"] == "export_case" and "idempotency_key" in step]
     if not keyed:
         return []
@@ -163,6 +169,19 @@ def replay_story(side, world: dict, steps: list[dict]) -> list[dict]:
                 and any(a["arguments"] == step["arguments"] for a in world.get("approvals", ()))]
     first = (approved or keyed)[0]
     again = {key: first[key] for key in ("op", "session", "tool", "arguments", "idempotency_key")}
+    if type(first["arguments"]) is dict and len(first["arguments"]) > 1 and side.random() < 0.3:
+        again["arguments"] = dict(reversed(first["arguments"].items()))
+    story = _after_the_key(side, world, first, again, bool(approved))
+    if any(step is again for step in story) and side.random() < 0.3:
+        again["before_write"] = [{"op": "revoke_session", "session": again["session"]}]
+        arguments = first["arguments"]
+        case = arguments["case_id"] if type(arguments) is dict and isinstance(arguments.get("case_id"), str) else world["cases"][0]["id"]
+        story.append({"op": "call", "session": again["session"], "tool": "read_case", "arguments": {"case_id": case}})
+    return story
+
+
+def _after_the_key(side, world: dict, first: dict, again: dict, approved: bool) -> list[dict]:
+    """The steps of one of :func:`replay_story`'s stories, ``again`` the first keyed export made again."""
     others = [s["id"] for s in world["sessions"] if s["id"] != first["session"]]
     roll = side.randrange(4)
     if roll == 3 and isinstance(first["idempotency_key"], str) and first["idempotency_key"].swapcase() != first["idempotency_key"]:

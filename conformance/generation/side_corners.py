@@ -8,6 +8,7 @@ a corner lands on change.
 from __future__ import annotations
 
 from .corners import CLASSES
+from .decisive_corners import decisive_steps, renumbered_to_wrap
 from .draw import Draw
 
 #: Identifiers of a fourth configuration: one only a case-insensitive collation equals to c1, which the world lists
@@ -42,7 +43,8 @@ def side_corners(d: Draw, document: dict) -> None:
     stored). A skill copied under a later uid, listed before the original
     (sometimes its name in the other case, under a case-insensitive collation).
     And snippets or skills listed out of uid order, so the world's order
-    (C144.4) and uid order (C165.6) are told apart.
+    (C144.4) and uid order (C165.6) are told apart; then the corners of
+    :mod:`.decisive_corners`.
     """
     side = d.side
     configurations, snippets = document["configurations"], document["snippets"]
@@ -116,6 +118,7 @@ def side_corners(d: Draw, document: dict) -> None:
     for table in ("snippets", "skills"):
         if side.random() < 0.3:
             side.shuffle(document[table])
+    renumbered_to_wrap(side, document)
 
 
 def _near_relations(side, document: dict) -> None:
@@ -225,7 +228,8 @@ SWITCH_FIELDS = {"snippet": "active", "skill": "enabled"}
 
 def side_steps(side, document: dict) -> None:
     """Corners of a scenario's steps drawn from the side stream: two snippets of one class reordered by a sorting written
-    with a zero fraction; for a queued run, its world's copied skills forced and sources switched off while it waits."""
+    with a zero fraction; for a queued run, its world's copied skills forced and sources switched off while it waits;
+    then the corners of :mod:`.decisive_corners`."""
     if side.random() < 0.1:
         _resorted_pair(side, document)
     _run_changes(side, document)
@@ -241,6 +245,7 @@ def side_steps(side, document: dict) -> None:
     if any(step["op"] == "queue" for step in document["steps"]):
         _forced_copies(side, document)
         _switched_off_while_waiting(side, document)
+    decisive_steps(side, document)
 
 
 def _resorted_pair(side, document: dict) -> None:

@@ -1,0 +1,34 @@
+"""Trust-ceiling corners made decisive where they are drawn, from the draw's side stream.
+
+A corner that a scenario reaches but whose reading no outcome shows tells
+no implementation apart: a number past 64 bits that names no record either
+way it is read, a suspend's reason that the resume never asks about. Each
+corner here is drawn with what makes its readings part in the outcome.
+"""
+
+from __future__ import annotations
+
+#: The uid a JSON number just past 2**64 names once cast as PHP 8 casts a float (modulo 2**64): 2**64 + 4096, the
+#: nearest double above 2**64, wraps to 4096; cast saturating, it is PHP_INT_MAX, which names no generated record.
+WRAPPED_UID = 4096
+#: That number as a JSON float, which nr-llm wraps (C164.6), and as a numeric string, which every version saturates.
+PAST_64_BITS = (1.8446744073709556e19, "1.8446744073709556e19")
+
+
+def renumbered_to_wrap(side, world: dict) -> None:
+    """Sometimes a live snippet renumbered :data:`WRAPPED_UID`: a forced entry of :data:`PAST_64_BITS` then names it
+    exactly where a reading wraps that entry (C164.6)."""
+    snippets = world["snippets"]
+    if snippets and side.random() < 0.1:
+        side.choice(snippets).update(uid=WRAPPED_UID, active=True, hidden=False, deleted=False)
+
+
+def decisive_steps(side, document: dict) -> None:
+    """A send or readout forcing a number just past 2**64 where the world holds the uid it wraps to; a suspend written
+    without its reason, which is approval (S001.7), where the resume says whether input came."""
+    holds_wrapped = any(snippet["uid"] == WRAPPED_UID for snippet in document["world"]["snippets"])
+    for step in document["steps"]:
+        if holds_wrapped and step["op"] in ("send", "readout") and side.random() < 0.5:
+            step["forced_snippets"] = [*step["forced_snippets"], side.choice(PAST_64_BITS)]
+        elif step["op"] == "suspend" and step.get("reason") == "approval" and side.random() < 0.3:
+            del step["reason"]
