@@ -287,6 +287,9 @@ def key_and_clock_cases() -> list[dict]:
         gateway_case("a-replay-after-a-reassignment", "A replay is answered at the key check: ana, no longer assigned, replays "
                      "her export and is allowed.", ["G002.2", "G001.11"],
                      [keyed, {"op": "reassign_case", "case_id": "CASE-1", "assignees": ["bo"]}, keyed], NEXT),
+        gateway_case("a-replay-counts-against-the-limit", "A replay is a call like any other that is not rate_limited: ana's "
+                     "export and its replay fill a limit of two, so her read after them is rate_limited.", ["G002.4", "G002.2"],
+                     [keyed, keyed, READ_1], NEXT, rate_limit={"calls": 2, "window": 60}),
         gateway_case("clock-past-31-bits-expires", "The clock at 2**31 - 1 advanced by one second stands at 2**31: an approval "
                      "expiring at 2**31 - 1 has expired.", ["G002.6"], [{"op": "advance_clock", "seconds": 1}, call(arguments=ATTACK)],
                      NEXT, clock=far, approvals=[{**APPROVAL, "expires_at": far}]),
