@@ -8,11 +8,12 @@ corner here is drawn with what makes its readings part in the outcome.
 
 from __future__ import annotations
 
-#: The uid a JSON number just past 2**64 names once cast as PHP 8 casts a float (modulo 2**64): 2**64 + 4096, the
-#: nearest double above 2**64, wraps to 4096; cast saturating, it is PHP_INT_MAX, which names no generated record.
-WRAPPED_UID = 4096
+#: The nearest double above 2**64, 2**64 + 4096, as a JSON text writes it: cast as PHP 8 casts a float, modulo 2**64, it
+#: names :data:`WRAPPED_UID`; cast saturating, it is PHP_INT_MAX, which names no generated record.
+_PAST_2_64 = "1.8446744073709556e19"
+WRAPPED_UID = int(float(_PAST_2_64)) - 2**64
 #: That number as a JSON float, which nr-llm wraps (C164.6), and as a numeric string, which every version saturates.
-PAST_64_BITS = (1.8446744073709556e19, "1.8446744073709556e19")
+PAST_64_BITS = (float(_PAST_2_64), _PAST_2_64)
 
 
 def renumbered_to_wrap(side, world: dict) -> None:

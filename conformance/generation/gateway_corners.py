@@ -171,17 +171,18 @@ def replay_story(side, world: dict, steps: list[dict]) -> list[dict]:
     again = {key: first[key] for key in ("op", "session", "tool", "arguments", "idempotency_key")}
     if type(first["arguments"]) is dict and len(first["arguments"]) > 1 and side.random() < 0.3:
         again["arguments"] = dict(reversed(first["arguments"].items()))
-    story = _after_the_key(side, world, first, again, bool(approved))
+    arguments = first["arguments"]
+    case = arguments["case_id"] if type(arguments) is dict and isinstance(arguments.get("case_id"), str) else None
+    story = _after_the_key(side, world, first, again, case, bool(approved))
     if any(step is again for step in story) and side.random() < 0.3:
         again["before_write"] = [{"op": "revoke_session", "session": again["session"]}]
-        arguments = first["arguments"]
-        case = arguments["case_id"] if type(arguments) is dict and isinstance(arguments.get("case_id"), str) else world["cases"][0]["id"]
-        story.append({"op": "call", "session": again["session"], "tool": "read_case", "arguments": {"case_id": case}})
+        story.append({"op": "call", "session": again["session"], "tool": "read_case", "arguments": {"case_id": case or world["cases"][0]["id"]}})
     return story
 
 
-def _after_the_key(side, world: dict, first: dict, again: dict, approved: bool) -> list[dict]:
-    """The steps of one of :func:`replay_story`'s stories, ``again`` the first keyed export made again."""
+def _after_the_key(side, world: dict, first: dict, again: dict, case: str | None, approved: bool) -> list[dict]:
+    """The steps of one of :func:`replay_story`'s stories, ``again`` the first keyed export made again, ``case`` the case id
+    its arguments name (None when they name none as a string)."""
     others = [s["id"] for s in world["sessions"] if s["id"] != first["session"]]
     roll = side.randrange(4)
     if roll == 3 and isinstance(first["idempotency_key"], str) and first["idempotency_key"].swapcase() != first["idempotency_key"]:
@@ -191,10 +192,9 @@ def _after_the_key(side, world: dict, first: dict, again: dict, approved: bool) 
         if roll == 0:
             return [other, again]
         return [{"op": "revoke_session", "session": first["session"]}, other]
-    if type(first["arguments"]) is dict and isinstance(first["arguments"].get("case_id"), str) and (not approved or side.random() < 0.3):
-        cases = {c["id"] for c in world["cases"]}
-        if first["arguments"]["case_id"] in cases:
-            return [{"op": "reassign_case", "case_id": first["arguments"]["case_id"], "assignees": []}, again]
+    if case is not None and (not approved or side.random() < 0.3):
+        if any(c["id"] == case for c in world["cases"]):
+            return [{"op": "reassign_case", "case_id": case, "assignees": []}, again]
     if "clock" in world:
         latest = max([a["expires_at"] for a in world.get("approvals", ())] + [world["clock"]])
         return [{"op": "advance_clock", "seconds": min(CLOCK_MAX, latest - world["clock"] + 1)}, again]
