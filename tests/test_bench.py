@@ -30,7 +30,24 @@ def test_the_protocol_benchmark_interleaves_replays_and_campaigns_and_holds_the_
     assert "best of 2" in printed[5] and "worst of 2" in printed[6] and "ratio to target" in printed[6]
     assert all(re.search(r"[0-9][0-9,.]*/s\b", line) for line in printed[1:4] + printed[5:7]), printed
     assert re.search(r"at most [0-9.]+x, at least [0-9.]+x$", printed[7]), printed
-    assert re.search(r"corpus replay [0-9]+ / [0-9]+ µs, campaign [0-9]+ / [0-9]+ µs$", printed[8]), printed
+    assert "its own scenarios, drawn and decided beforehand, replayed, worst of 2" in printed[8], printed
+    assert re.search(r"[0-9][0-9,.]*/s .* the campaign ran at [0-9]+% to [0-9]+% of its round's$", printed[8]), printed
+    assert re.search(r"corpus replay [0-9]+ / [0-9]+ µs, its scenarios replayed [0-9]+ / [0-9]+ µs, campaign [0-9]+ / [0-9]+ µs$", printed[9]), printed
+
+
+def test_the_scenarios_replayed_beside_a_campaign_are_the_ones_it_sends_with_the_models_outcomes():
+    from itertools import islice
+
+    from gateproof.conformance.bench.protocol import drawn_beforehand
+    from gateproof.conformance.generation import scenarios
+    from gateproof.conformance.harness.expectations import RULES_OF_KIND
+    from gateproof.conformance.harness.hunt import model_outcome
+
+    drawn, expected_of = drawn_beforehand(18)
+    # The default campaign shares its examples among every rule version of both kinds, two each here, in the order verify drives them.
+    sent = [s for kind, versions in RULES_OF_KIND.items() for version in versions for s in islice(scenarios(kind, version), 2)]
+    assert [s["id"] for s in drawn] == [s["id"] for s in sent]
+    assert [expected_of[id(s)] for s in drawn] == [model_outcome(s) for s in sent]
 
 
 def test_the_shard_benchmark_runs_one_and_two_shards_and_prints_their_ratio():
@@ -61,12 +78,14 @@ def test_the_figures_name_the_interpreter_they_are_measured_on():
 def test_the_protocol_report_holds_the_slowest_campaign_to_the_target_and_its_own_round_to_the_ratio():
     from gateproof.conformance.bench.protocol import Round, report
 
-    rounds = [Round(12_000, (2e-5, 9e-5), 6_000, (1.6e-4, 1.6e-4)), Round(9_000, (2e-5, 9e-5), 4_500, (2.2e-4, 2.2e-4)),
-              Round(11_000, (2e-5, 9e-5), 5_000, (1.8e-4, 1.8e-4))]
+    rounds = [Round(12_000, (2e-5, 9e-5), 6_000, (1.6e-4, 1.6e-4), 6_500, (3e-5, 1.5e-4)),
+              Round(9_000, (2e-5, 9e-5), 4_500, (2.2e-4, 2.2e-4), 5_000, (3e-5, 2e-4)),
+              Round(11_000, (2e-5, 9e-5), 5_000, (1.8e-4, 1.8e-4), 5_000, (3e-5, 1.7e-4))]
     printed: list[str] = []
     report(rounds, 14_000, 298, 100, 20_000, printed.append)
     assert "12,000/s" in printed[2] and "9,000/s" in printed[3]
     assert "6,000/s" in printed[5] and "4,500/s" in printed[6]
     assert "ratio to target 0.90x" in printed[6] and "replay of its round is 2.00x faster" in printed[6]
     assert printed[7].endswith("at most 2.20x, at least 2.00x")
-    assert printed[8].endswith("corpus replay 20 / 90 µs, campaign 180 / 180 µs")
+    assert "worst of 3         5,000/s" in printed[8] and printed[8].endswith("the campaign ran at 90% to 100% of its round's")
+    assert printed[9].endswith("corpus replay 20 / 90 µs, its scenarios replayed 30 / 170 µs, campaign 180 / 180 µs")

@@ -26,7 +26,7 @@ from .hunt import Hunt, model_outcome
 from .known import KnownDivergence
 from .paths import folder_within, path_component, write_no_follow
 from .process import ImplementationProcess, StartFailed
-from .protocol import Errored, RunReply, scenario_rules
+from .protocol import Errored, RunReply, Started, scenario_rules
 from .results import Tally, Verdict, is_same_reply, judge
 from .shards import WHOLE, Shard, holds_case, share
 
@@ -57,6 +57,13 @@ def targets(campaign: CampaignSettings, decided_kinds, decided_rules) -> list[tu
         (kind, version) for kind in campaign.kinds if kind in decided_kinds
         for version in RULES_OF_KIND[kind] if version in decided_rules and (campaign.rules is None or version in campaign.rules)
     ]
+
+
+def budgets(campaign: CampaignSettings, info: Started) -> list[tuple[str, str, int]]:
+    """(kind, rule version, generated scenarios) for each target, ``examples`` shared among those the implementation decides."""
+    chosen = targets(campaign, info.kinds, info.rules)
+    examples = campaign.examples
+    return [(kind, version, examples // len(chosen) + (number < examples % len(chosen))) for number, (kind, version) in enumerate(chosen)]
 
 
 def is_selected(scenario: dict, campaign: CampaignSettings) -> bool:
@@ -176,11 +183,7 @@ class Campaign:
         self.run_known("replay", [("replay", (), s, model_outcome(s)) for s in scenarios])
 
     def budgets(self) -> list[tuple[str, str, int]]:
-        """(kind, rule version, generated scenarios) for each target, ``examples`` shared among those the implementation decides."""
-        info = self.tally.info
-        chosen = targets(self.settings, info.kinds, info.rules)
-        examples = self.settings.examples
-        return [(kind, version, examples // len(chosen) + (number < examples % len(chosen))) for number, (kind, version) in enumerate(chosen)]
+        return budgets(self.settings, self.tally.info)
 
     def planned(self, cases: list[CorpusCase]) -> int:
         """How many scenarios this campaign runs, once started: its corpus cases and its share of the generated ones."""
