@@ -14,18 +14,24 @@ from ..reports.results_log import read_results
 
 
 def _verify(folder: Path, examples: int, shard: str) -> subprocess.Popen:
+    """One shard's verify, what it prints kept in ``folder``/printed.txt."""
     command = [sys.executable, "-m", "gateproof.conformance.cli", "verify", "--builtin", "reference", "--examples", str(examples),
                "--shard", shard, "--out", str(folder), "--quiet"]
-    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"})
+    folder.mkdir(parents=True)
+    with open(folder / "printed.txt", "wb") as printed:
+        return subprocess.Popen(command, stdout=printed, stderr=subprocess.STDOUT, env={**os.environ, "NO_COLOR": "1"})
 
 
 def _campaign(root: Path, examples: int, count: int) -> tuple[float, int]:
     """Wall seconds for ``count`` shards run at once, and the scenarios their merged results count."""
     started = time.perf_counter()
     running = [_verify(root / f"shard{i}", examples, f"{i}/{count}") for i in range(1, count + 1)]
-    if any(process.wait() != 0 for process in running):
-        raise RuntimeError("a shard of the bench campaign did not exit 0")
+    statuses = [process.wait() for process in running]
     seconds = time.perf_counter() - started
+    for number, status in enumerate(statuses, 1):
+        if status != 0:
+            printed = (root / f"shard{number}" / "printed.txt").read_text(errors="replace")
+            raise RuntimeError(f"shard {number}/{count} of the bench campaign exited {status}; it printed:\n{printed}")
     _, tallies, _ = merge([read_results(root / f"shard{i}" / "results.jsonl") for i in range(1, count + 1)])
     return seconds, sum(t.scenarios for t in tallies)
 
