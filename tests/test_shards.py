@@ -66,3 +66,15 @@ def test_merged_shards_count_what_the_whole_campaign_counts(tmp_path):
     other_seed = (dict(campaign, settings=dict(campaign["settings"], seed=9)), tallies, end)
     with pytest.raises(ResultsError, match="settings differ"):
         merge([parts[0], other_seed])
+
+
+def test_shards_started_at_once_under_one_new_parent_both_conform_and_merge(tmp_path):
+    """The way a machine runs its shards side by side: ``--out results/shardI`` each, the parent made by whichever gets there first."""
+    environment = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    started = [subprocess.Popen(["gateproof", "verify", "--builtin", "reference", "--examples", "40", "--shard", f"{index}/2",
+                                 "--out", str(tmp_path / "results" / f"shard{index}"), "-q"],
+                                env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for index in (1, 2)]
+    printed = [process.communicate(timeout=600)[0] for process in started]
+    assert [process.returncode for process in started] == [0, 0], printed
+    merged = merge([read_results(tmp_path / "results" / f"shard{index}" / "results.jsonl") for index in (1, 2)])
+    assert merged[0]["shards"] == {"of": 2, "present": [1, 2], "missing": []}

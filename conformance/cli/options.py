@@ -26,6 +26,7 @@ from typing import Callable, Iterable
 import click
 
 from ..harness.documents import read_document
+from ..harness.paths import FOLDER_ATTEMPTS
 
 USAGE_ERROR = 2
 #: The longest wait any option may ask for: a day. Longer is a mistake, and overflows the system's timers.
@@ -79,14 +80,29 @@ def _reason(error: OSError) -> str:
 
 
 def _make(folder: Path, made: list[Path]) -> None:
-    """Create ``folder`` and whichever of its parents are missing, adding each one created to ``made``, innermost first."""
-    missing = []
-    while not folder.exists() and not folder.is_symlink() and folder != folder.parent:
-        missing.append(folder)
-        folder = folder.parent
-    for created in reversed(missing):
-        created.mkdir()
-        made.insert(0, created)
+    """Create ``folder`` and whichever of its parents are missing, adding each one this process created to ``made``, innermost first.
+
+    Shards started at once may probe sibling folders under one new parent:
+    a parent another process creates meanwhile is theirs (and stays theirs
+    to remove), and one another process's probe removes meanwhile is looked
+    for again, so neither is read as a folder no file can be written in.
+    """
+    for attempt in range(1, FOLDER_ATTEMPTS + 1):
+        missing, found = [], folder
+        while not found.exists() and not found.is_symlink() and found != found.parent:
+            missing.append(found)
+            found = found.parent
+        try:
+            for created in reversed(missing):
+                try:
+                    created.mkdir()
+                except FileExistsError:
+                    continue  # created meanwhile by another process: a file there fails the next step or the probe
+                made.insert(0, created)
+            return
+        except FileNotFoundError:
+            if attempt == FOLDER_ATTEMPTS:
+                raise
 
 
 def _unmade(folders: list[Path]) -> None:

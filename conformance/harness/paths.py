@@ -50,10 +50,25 @@ def write_no_follow(path: Path, data: bytes) -> None:
         handle.write(data)
 
 
+#: Times a folder is created before a parent that keeps being removed under it fails the write.
+FOLDER_ATTEMPTS = 5
+
+
+def make_folder(folder: Path) -> None:
+    """Create ``folder`` and its missing parents; a parent that another verify's probe of a sibling folder removes meanwhile is made again."""
+    for attempt in range(1, FOLDER_ATTEMPTS + 1):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            return
+        except FileNotFoundError:
+            if attempt == FOLDER_ATTEMPTS:
+                raise
+
+
 def folder_within(parent: Path, name: str) -> Path:
     """The folder ``parent/name``, created if missing; OSError when a symbolic link or a file stands there."""
     folder = parent / name
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     if folder.is_symlink() or not folder.is_dir():
         raise OSError(f"{folder}: is a symbolic link or not a folder, and is never written through")
     return folder

@@ -31,7 +31,7 @@ import orjson
 from gateproof.model.scenario import ScenarioError
 
 from ..harness.documents import dumps, parse_json
-from ..harness.paths import create_no_follow
+from ..harness.paths import create_no_follow, make_folder
 from ..harness.protocol import Started
 from ..harness.results import Disagreement, Tally, Verdict
 
@@ -53,7 +53,7 @@ class ResultLog:
     """Appends each record to ``path`` and flushes it, so a campaign stopped at any point keeps what it found."""
 
     def __init__(self, path: Path, settings: dict):
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent)
         self.handle = create_no_follow(path)  # a results.jsonl that is a symbolic link is refused, never followed
         self.started = time.monotonic()
         self._write({"record": "campaign", "format": FORMAT_VERSION, "gateproof": gateproof_version(), "started": now_text(),
