@@ -108,7 +108,7 @@ def campaign(examples: int) -> tuple[float, tuple[float, float], int]:
 
 
 def drawn_beforehand(examples: int) -> tuple[list[dict], dict[int, dict]]:
-    """The scenarios a default campaign of ``examples`` sends the reference, and each one's outcome by ``id``: drawn and decided here, untimed."""
+    """The scenarios a default campaign of ``examples`` sends the reference, and each one's outcome by ``id()`` of it: drawn and decided here, untimed."""
     settings, expected_of, drawn = CampaignSettings(examples=examples), {}, []
     for kind, version, budget in budgets(settings, REFERENCE):
         drawn += with_expected_outcomes(islice(generated_scenarios(kind, version, settings.seed), budget), expected_of)

@@ -26,7 +26,7 @@ from typing import Callable, Iterable
 import click
 
 from ..harness.documents import read_document
-from ..harness.paths import FOLDER_ATTEMPTS
+from ..harness.paths import again_while_removed
 
 USAGE_ERROR = 2
 #: The longest wait any option may ask for: a day. Longer is a mistake, and overflows the system's timers.
@@ -87,22 +87,20 @@ def _make(folder: Path, made: list[Path]) -> None:
     to remove), and one another process's probe removes meanwhile is looked
     for again, so neither is read as a folder no file can be written in.
     """
-    for attempt in range(1, FOLDER_ATTEMPTS + 1):
+
+    def make_missing() -> None:
         missing, found = [], folder
         while not found.exists() and not found.is_symlink() and found != found.parent:
             missing.append(found)
             found = found.parent
-        try:
-            for created in reversed(missing):
-                try:
-                    created.mkdir()
-                except FileExistsError:
-                    continue  # created meanwhile by another process: a file there fails the next step or the probe
-                made.insert(0, created)
-            return
-        except FileNotFoundError:
-            if attempt == FOLDER_ATTEMPTS:
-                raise
+        for created in reversed(missing):
+            try:
+                created.mkdir()
+            except FileExistsError:
+                continue  # created meanwhile by another process: a file there fails the next step or the probe
+            made.insert(0, created)
+
+    again_while_removed(make_missing)
 
 
 def _unmade(folders: list[Path]) -> None:

@@ -182,21 +182,18 @@ class Campaign:
     def run_replay(self, scenarios: list[dict]) -> None:
         self.run_known("replay", [("replay", (), s, model_outcome(s)) for s in scenarios])
 
-    def budgets(self) -> list[tuple[str, str, int]]:
-        return budgets(self.settings, self.tally.info)
-
     def planned(self, cases: list[CorpusCase]) -> int:
         """How many scenarios this campaign runs, once started: its corpus cases and its share of the generated ones."""
         held = sum(is_selected(c.scenario, self.settings) and holds_case(self.settings.shard, c.id) for c in cases)
-        return held + sum(share(budget, self.settings.shard) for _, _, budget in self.budgets())
+        return held + sum(share(budget, self.settings.shard) for _, _, budget in budgets(self.settings, self.tally.info))
 
     def run_generated(self) -> None:
-        budgets = self.budgets()
-        if not budgets and self.settings.examples:
+        shared = budgets(self.settings, self.tally.info)
+        if not shared and self.settings.examples:
             self.tally.notes.append(f"generated 0 of the {self.settings.examples} scenarios asked: it declares no kind and rule version selected")
         started = time.perf_counter()
         with fewer_collections():
-            for kind, version, budget in budgets:
+            for kind, version, budget in shared:
                 if self.settings.exitfirst and self.tally.first_failure_after is not None:
                     break
                 if budget:

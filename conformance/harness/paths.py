@@ -11,6 +11,7 @@ import hashlib
 import os
 import re
 from pathlib import Path
+from typing import Callable, TypeVar
 
 #: The longest component written: far below the 255 bytes file systems allow, with room for a suffix.
 MOST_CHARACTERS = 64
@@ -53,16 +54,23 @@ def write_no_follow(path: Path, data: bytes) -> None:
 #: Times a folder is created before a parent that keeps being removed under it fails the write.
 FOLDER_ATTEMPTS = 5
 
+T = TypeVar("T")
 
-def make_folder(folder: Path) -> None:
-    """Create ``folder`` and its missing parents; a parent that another verify's probe of a sibling folder removes meanwhile is made again."""
+
+def again_while_removed(make: Callable[[], T]) -> T:
+    """``make()``, run again while a parent it needs is removed under it, as another verify's probe of a sibling folder does."""
     for attempt in range(1, FOLDER_ATTEMPTS + 1):
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            return
+            return make()
         except FileNotFoundError:
             if attempt == FOLDER_ATTEMPTS:
                 raise
+    raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+def make_folder(folder: Path) -> None:
+    """Create ``folder`` and its missing parents, made again should one be removed meanwhile."""
+    again_while_removed(lambda: folder.mkdir(parents=True, exist_ok=True))
 
 
 def folder_within(parent: Path, name: str) -> Path:
