@@ -80,8 +80,8 @@ UNREACHABLE: dict[str, str] = {
     "model/scenario/story.py:164": "a document handed to run_scenario unread is read first; a generated scenario is read by its caller",
     "model/scenario/story.py:108": "invalid: an update or delete of a record an earlier step removed",
     "model/scenario/story.py:127": "invalid: a step naming a configuration an earlier step deleted",
-    "model/gateway/scenario.py:33": "invalid: two gateway records sharing an id",
-    "model/gateway/scenario.py:57": "invalid: a step naming a session or record the world lacks",
+    "model/gateway/scenario.py:34": "invalid: two gateway records sharing an id",
+    "model/gateway/scenario.py:58": "invalid: a step naming a session or record the world lacks",
 }
 
 

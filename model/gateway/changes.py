@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from attrs import evolve, frozen
+from attrs import frozen
 
+from ..records import replaced
 from .records import GatewayWorld
 
 
@@ -52,16 +53,16 @@ def apply_change(world: GatewayWorld, change: Change) -> GatewayWorld:
     cost does not grow with the records stored (``gateproof.model.tables``).
     """
     if isinstance(change, ReassignCase):
-        return world.with_case(evolve(world.case_index[change.case_id], assignees=change.assignees))
+        return world.with_case(replaced(world.case_index[change.case_id], assignees=change.assignees))
     if isinstance(change, RevokeSession):
-        return world.with_session(evolve(world.session_index[change.session_id], valid=False))
+        return world.with_session(replaced(world.session_index[change.session_id], valid=False))
     if isinstance(change, RemoveDestination):
         return world.without_destination(change.destination_id)
     if isinstance(change, EditCase):
-        return world.with_case(evolve(world.case_index[change.case_id], content=change.content))
+        return world.with_case(replaced(world.case_index[change.case_id], content=change.content))
     if isinstance(change, EditRunbook):
-        return world.with_runbook(evolve(world.runbook_index[change.runbook_id], content=change.content))
-    return evolve(world, clock=world.clock + change.seconds)
+        return world.with_runbook(replaced(world.runbook_index[change.runbook_id], content=change.content))
+    return replaced(world, clock=world.clock + change.seconds)
 
 
 def apply_changes(world: GatewayWorld, changes) -> GatewayWorld:

@@ -6,8 +6,9 @@ None of it can be written by the model: a call's arguments only *name* records.
 
 from __future__ import annotations
 
-from attrs import evolve, frozen
+from attrs import frozen
 
+from ..records import replaced
 from ..tables import Table, lookup_of, table_field
 
 
@@ -92,13 +93,13 @@ class GatewayWorld:
 
     def with_case(self, case: Case) -> GatewayWorld:
         """The world with ``case`` in place of the stored case of its id, in the same position."""
-        return evolve(self, cases=self.cases.replaced(case))
+        return replaced(self, cases=self.cases.replaced(case))
 
     def with_session(self, session: Session) -> GatewayWorld:
-        return evolve(self, sessions=self.sessions.replaced(session))
+        return replaced(self, sessions=self.sessions.replaced(session))
 
     def with_runbook(self, runbook: Runbook) -> GatewayWorld:
-        return evolve(self, runbooks=self.runbooks.replaced(runbook))
+        return replaced(self, runbooks=self.runbooks.replaced(runbook))
 
     def without_destination(self, destination_id: str) -> GatewayWorld:
-        return evolve(self, destinations=self.destinations.without(destination_id))
+        return replaced(self, destinations=self.destinations.without(destination_id))

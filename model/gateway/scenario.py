@@ -7,8 +7,9 @@ never document errors: they are what a model proposed, and the rules judge them.
 
 from __future__ import annotations
 
-from attrs import evolve, frozen
+from attrs import frozen
 
+from ..records import replaced
 from ..scenario.errors import ScenarioError
 from .arguments import compute_canonical_arguments
 from .changes import AdvanceClock, EditCase, EditRunbook, ReassignCase, RemoveDestination, RevokeSession, apply_change
@@ -128,7 +129,7 @@ def trace_gateway_scenario(scenario: GatewayScenario):
             trace, state = decide_call(state, step, scenario.rules)
             yield step, trace, state
         else:
-            state = evolve(state, world=apply_change(state.world, step))
+            state = replaced(state, world=apply_change(state.world, step))
             yield step, None, state
 
 
