@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from gateproof.conformance.generation import scenarios
 from gateproof.conformance.generation.ceiling import SCENARIOS_A_WORLD
 from gateproof.conformance.generation.reducer import reduce, size
-from gateproof.conformance.generation.shared_worlds import WorldsReadOnce
+from gateproof.conformance.harness.shared_worlds import WorldsReadOnce
 from gateproof.conformance.generation.strategy import is_portable
 from gateproof.conformance.harness.campaign import CampaignSettings
 from gateproof.conformance.harness.documents import dumps

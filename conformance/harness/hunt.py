@@ -23,7 +23,7 @@ from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 
 from ..generation import scenarios
 from ..generation.reducer import reduce
-from ..generation.shared_worlds import WorldsReadOnce
+from .shared_worlds import WorldsReadOnce
 from .protocol import Outcome, RunReply
 from .compare import same_json
 from .results import MOST_ERRORS_KEPT, Disagreement, Verdict, judge

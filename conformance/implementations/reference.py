@@ -10,10 +10,11 @@ from importlib.metadata import version
 
 from gateproof.model.gateway.gate import GATEWAY_VERSIONS
 from gateproof.model.scenario import run_scenario
-from gateproof.model.scenario.read import read_parsed_scenario
+from gateproof.model.scenario.read import valid_parsed_document
 from gateproof.model.versions import VERSIONS
 
 from ..harness.protocol import Started
+from ..harness.shared_worlds import WorldsReadOnce, json_text
 from .serve import serve
 
 INFO = Started(
@@ -26,9 +27,13 @@ INFO = Started(
 )
 
 
+#: A campaign sends several scenarios on one world in a row (the trust-ceiling generator draws them so): each world is read once.
+_worlds = WorldsReadOnce(key=json_text)
+
+
 def run(scenario: dict) -> dict:
     """The outcome of a scenario the protocol server has just parsed from its line (S001.4 and S001.5 judged there)."""
-    return run_scenario(read_parsed_scenario(scenario))
+    return run_scenario(_worlds(valid_parsed_document(scenario)))
 
 
 if __name__ == "__main__":

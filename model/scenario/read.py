@@ -163,7 +163,12 @@ def read_scenario(document: Any) -> Scenario:
 
 
 def read_parsed_scenario(document: Any) -> Scenario:
-    """S001.1 and S001.7 for a document a JSON reader has just made from text that S001.4 and S001.5 passed.
+    """S001.1 and S001.7 for a document a JSON reader has just made from text that S001.4 and S001.5 passed."""
+    return read_valid_scenario(valid_parsed_document(document))
+
+
+def valid_parsed_document(document: Any) -> dict:
+    """S001.1 and S001.6 for a document a JSON reader has just made from text that S001.4 and S001.5 passed: the document, unread.
 
     Such a document holds only JSON values, so of S001.12 only S001.6 is
     left to judge, and only when the reader kept a key written twice (a
@@ -174,7 +179,7 @@ def read_parsed_scenario(document: Any) -> Scenario:
         orjson.dumps(document, option=orjson.OPT_PASSTHROUGH_SUBCLASS)
     except TypeError:
         check_repeated_keys(document)
-    return read_valid_scenario(validated(document))
+    return validated(document)
 
 
 def validated(document: Any) -> dict:
