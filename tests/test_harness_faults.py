@@ -2,6 +2,7 @@
 
 import pytest
 
+from gateproof.conformance.harness.compare import same_json
 from gateproof.conformance.harness.process import ImplementationProcess, StartFailed
 
 from harness_helpers import CASES, FAULT, FAULT_ID, GENEROUS, SHORT, drive, entries, fake, statuses
@@ -141,14 +142,15 @@ def test_a_late_second_reply_is_blamed_on_the_run_that_sent_it_never_on_the_next
 
 def test_a_late_second_reply_between_runs_sent_alone_is_handed_over_with_its_own_scenario():
     found = []
-    process = ImplementationProcess(fake("late_duplicate"), timeout=30, on_duplicate=lambda scenario, errored: found.append((scenario["id"], errored.seq)))
+    process = ImplementationProcess(fake("late_duplicate"), timeout=30, on_duplicate=lambda scenario, errored: found.append((scenario, errored.seq)))
     process.start()
     scenarios = [scenario for _, _, scenario, _ in entries()]
     first = process.run_one(scenarios[FAULT])
     second = process.run_one(scenarios[FAULT + 1])
     process.close()
     assert type(first).__name__ == type(second).__name__ == "Outcome" and second.outcome["scenario"] == scenarios[FAULT + 1]["id"]
-    assert found == [(FAULT_ID, first.seq)] and process.restarts == 0
+    # Kept as its run line, the scenario is read back whole: the document sent, not only its id.
+    assert found == [(scenarios[FAULT], first.seq)] and same_json(found[0][0], scenarios[FAULT]) and process.restarts == 0
 
 
 def test_an_implementation_that_closes_its_stdout_costs_at_most_the_grace_not_the_timeout():
