@@ -1,10 +1,9 @@
 """Fewer cyclic garbage collections while a campaign's pipeline runs.
 
-A campaign keeps thousands of scenario documents alive (those in flight,
-and the answered ones remembered so a late second reply is pinned on its
-own run), and every generated scenario allocates hundreds of containers:
-at the interpreter's default threshold the collector ran about once a
-scenario and walked the documents kept, a tenth of a campaign's time.
+Every generated scenario allocates hundreds of containers, and a
+campaign keeps those of the runs in flight alive: at the interpreter's
+default threshold the collector runs about once a scenario and walks
+them, about a hundredth of the harness's instructions (valgrind).
 Documents, model values and replies are trees, which reference counting
 frees as soon as they are dropped, so the collector finds little: it still
 runs, only less often, and the thresholds are put back afterwards.

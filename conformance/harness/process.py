@@ -34,7 +34,7 @@ __all__ = ["Broken", "ImplementationProcess", "StartFailed"]
 FLUSH_EVERY = 16
 #: Answered runs remembered by seq, so a late second reply is pinned on its own run; an older seq reads as not in flight.
 #: Each is kept as its run line: one bytes object, where the scenario is a tree of hundreds, and thousands of such trees
-#: kept alive made every allocation of the campaign dearer (valgrind: about 1.5% of the harness's instructions).
+#: kept alive make every allocation of a campaign dearer (valgrind counts 1.3% more of the harness's instructions).
 REMEMBERED = 4096
 
 
