@@ -40,14 +40,15 @@ class WorldsReadOnce:
 
     def __init__(self, key: Callable[[dict], Hashable | None] = id):
         self.key = key
-        self.held: tuple[dict, Hashable] | None = None  # the world document last read, and its key
-        self.world: World | None = None
+        # The world document last read, its key and the world read from it: one tuple, replaced whole, so a reader
+        # shared between threads never pairs one world's key with another's records.
+        self.held: tuple[dict, Hashable, World] | None = None
 
     def __call__(self, document: dict) -> Scenario:
         if document.get("kind", "ceiling") != "ceiling":
             return read_valid_scenario(document)
-        fields = document["world"]
+        fields, held = document["world"], self.held
         key = self.key(fields)
-        if key is None or self.held is None or key != self.held[1]:
-            self.world, self.held = read_world(fields), (fields, key)
-        return read_on_world(document, self.world)
+        if key is None or held is None or key != held[1]:
+            held = self.held = fields, key, read_world(fields)
+        return read_on_world(document, held[2])
