@@ -3,7 +3,10 @@
 import pytest
 
 from gateproof.conformance.harness.compare import same_json
+from gateproof.conformance.harness.documents import dumps
 from gateproof.conformance.harness.process import ImplementationProcess, StartFailed
+from gateproof.conformance.harness.protocol import run_line
+from gateproof.model.scenario.document import RepeatedKeys
 
 from harness_helpers import CASES, FAULT, FAULT_ID, GENEROUS, SHORT, drive, entries, fake, statuses
 
@@ -186,3 +189,13 @@ def test_a_long_reply_line_is_read_in_linear_time_its_unfinished_part_appended_t
         assert reader._read_stdout(timeout=GENEROUS) == [] and reader.incoming is buffer  # the same buffer: a copy would make the read quadratic
     lines = reader._read_stdout(timeout=GENEROUS)
     assert lines == [b"x" * (200 << 16) + b'y"}', b'{"seq": 2}'] and reader.incoming == b""
+
+
+def test_an_answered_run_is_read_back_from_its_line_whole_integers_past_64_bits_and_keys_written_twice_kept():
+    scenario = {"gateproof": 1, "id": "kept", "kind": "gateway", "world": {"clock": 2**70, "ratio": -0.0},
+                "steps": [{"op": "call", "arguments": RepeatedKeys([("case_id", "a"), ("case_id", "b")])}]}
+    process = ImplementationProcess(fake("named"))  # never started: only what it remembers is read
+    process._remember(7, run_line(7, dumps(scenario)))
+    back = process._answered_scenario(7)
+    assert same_json(back, scenario) and back["world"]["clock"] == 2**70
+    assert back["steps"][0]["arguments"].pairs == (("case_id", "a"), ("case_id", "b"))

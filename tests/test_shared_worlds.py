@@ -47,10 +47,21 @@ def test_a_world_known_again_by_its_text_is_read_once_and_a_world_equal_only_as_
 
 
 def test_a_world_json_cannot_write_as_read_has_no_text_and_is_read_every_time():
-    assert json_text({"enforcement": 2**64}) is None
     assert json_text(RepeatedKeys([("enforcement", "observe"), ("enforcement", "enforce")])) is None
-    read = WorldsReadOnce(key=lambda world: None)
-    assert read(world_document(1)).world is not read(world_document(1)).world
+    assert json_text({"enforcement": 2**64}) is None
+    read = WorldsReadOnce(key=json_text)
+    assert read(world_document(2**64)).world is not read(world_document(2**64)).world
+
+
+def test_a_world_refused_while_read_leaves_the_world_read_before_it_held():
+    read = WorldsReadOnce(key=json_text)
+    first = read(world_document(1))
+    twice = world_document(1)
+    twice["world"]["configurations"] *= 2  # one identifier twice (S001.1)
+    for _ in range(2):
+        with pytest.raises(ScenarioError, match="duplicate identifier"):
+            read(twice)
+    assert read(world_document(1)).world is first.world
 
 
 def test_the_harness_knows_a_world_by_the_dict_itself_not_by_what_it_holds():
