@@ -25,7 +25,9 @@ from ..harness.process import StartFailed
 from ..harness.protocol import ProtocolError
 from ..harness.results import Tally
 from ..harness.shards import parse_shard
-from ..implementations import BUILTINS, is_mutant, unavailable
+from ..implementations import BUILTINS, is_mutant, python_module, unavailable
+from ..mcp.refusals import MapError, read_refusal_map
+from ..mcp.target import TargetError, read_target
 from .options import USAGE_ERROR, VERSIONS_COMMAND, Seconds, fail, hypothesis_kept_out_of_working_directory, unknown_name_message, writable_folder
 from ..reports import terminal
 from ..reports.render import FORMATS, render_into
@@ -47,8 +49,23 @@ def list_builtins(ctx: click.Context) -> None:
     ctx.exit(0)
 
 
-def chosen_implementations(builtins: tuple[str, ...], command: tuple[str, ...]) -> list[tuple[str | None, tuple[str, ...], tuple[str, ...]]]:
-    """(name, argv, how verify names it) for each implementation to drive; a command is named by its answer to start."""
+def mcp_bridged(transport: str, map_path: str | None, timeout: float, command: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The argv that drives the MCP server ``command`` starts through the bridge, and how verify names it (conformance/MCP.md)."""
+    try:
+        read_target(transport, command)
+        if map_path is not None:
+            read_refusal_map(Path(map_path))
+    except (TargetError, MapError) as error:
+        fail(str(error))
+    mapped = () if map_path is None else ("--map", str(Path(map_path).absolute()))
+    argv = python_module("gateproof.conformance.mcp.bridge", "--mcp", transport, "--timeout", repr(timeout), *mapped, "--", *command)
+    return argv, ("--mcp", transport, *(() if map_path is None else ("--mcp-map", map_path)), "--", *command)
+
+
+def chosen_implementations(builtins: tuple[str, ...], command: tuple[str, ...], bridged: tuple | None = None) -> list[tuple[str | None, tuple[str, ...], tuple[str, ...]]]:
+    """(name, argv, how verify names it) for each implementation to drive; a command is named by its answer to start.
+
+    ``bridged`` is the argv and naming of an MCP server's command, when ``--mcp`` names its transport."""
     names = list(BUILTINS) if "all" in builtins else list(dict.fromkeys(builtins))
     unknown = [n for n in names if n not in BUILTINS]
     if unknown:
@@ -57,7 +74,9 @@ def chosen_implementations(builtins: tuple[str, ...], command: tuple[str, ...]) 
     if missing:
         fail(f"--builtin {missing[0][0]}: cannot be run here: {missing[0][1]}")
     chosen = [(name, BUILTINS[name], ("--builtin", name)) for name in names]
-    if command:
+    if bridged is not None:
+        chosen.append((None, *bridged))
+    elif command:
         chosen.append((None, command, ("--", *command)))
     if not chosen:
         fail("name an implementation: --builtin NAME, or its command after --")
@@ -143,11 +162,15 @@ def run_campaign(name, argv, naming, campaign: CampaignSettings, replays, corpus
               help="Where results.jsonl is written as results come, and disagreements are saved as replayable files.")
 @click.option("--report", "report_formats", multiple=True, type=click.Choice(FORMATS),
               help="Also render a report in this format into --out (repeat for more); gateproof report renders one later from results.jsonl.")
+@click.option("--mcp", "mcp", metavar="stdio|URL", help="The command after -- starts an MCP server, spoken to over stdio or its streamable HTTP URL "
+              "(a loopback address): conformance/MCP.md.")
+@click.option("--mcp-map", "mcp_map", type=click.Path(dir_okay=False), help="How the MCP server's own refusals map onto reason codes (conformance/MCP.md).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no details: the summary alone.")
 @click.option("--verbose", "-v", is_flag=True, help="Every disagreement in full, and a row for every mutant.")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 @hypothesis_kept_out_of_working_directory()
-def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disagreements, exitfirst, with_corpus, shard, known_path, replays, out, report_formats, quiet, verbose, command) -> None:
+def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disagreements, exitfirst, with_corpus, shard, known_path, replays, out, report_formats,
+           mcp, mcp_map, quiet, verbose, command) -> None:
     """Drive implementations through the protocol: the corpus, then generated scenarios, held to the model.
 
     Name each implementation with --builtin NAME or give its command after --
@@ -177,7 +200,9 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
             known = read_known(Path(known_path))
         except (OSError, ValueError, ProtocolError) as error:
             fail(f"{known_path}: {error}")
-    implementations = chosen_implementations(builtins, command)
+    if mcp_map is not None and mcp is None:
+        fail("--mcp-map needs --mcp: it maps an MCP server's refusals")
+    implementations = chosen_implementations(builtins, command, None if mcp is None else mcp_bridged(mcp, mcp_map, timeout, command))
     campaign = CampaignSettings(level, examples, seed, rules, kinds, timeout, window, known, Path(out), disagreements=disagreements, exitfirst=exitfirst, shard=part)
     replayed = read_replays(replays)
     corpus = [c for c in load_corpus() if is_selected(c.scenario, campaign)] if with_corpus else []

@@ -154,7 +154,8 @@ class Campaign:
             for scenario, reply in self.process.run_many([scenario for _, _, scenario, _ in entries], lambda scenario: by_scenario[id(scenario)][2]):
                 family, pinned, expected = by_scenario[id(scenario)]
                 self.advance()
-                verdict = evolve(judge(self.name, phase, family, scenario, expected, reply, self.settings.level, self.settings.known, pinned),
+                verdict = evolve(judge(self.name, phase, family, scenario, expected, reply, self.settings.level, self.settings.known, pinned,
+                                       self.tally.info.unobservable),
                                  seconds=self.process.reply_seconds)
                 self.tally.count_scenario(scenario, verdict.status, verdict.message)
                 if verdict.status == "failed":

@@ -119,8 +119,12 @@ def differing_keys(expected: dict, actual: dict, keys: tuple[str, ...] | None) -
     return tuple(sorted(k for k in names if not same_json(expected.get(k, _ABSENT), actual.get(k, _ABSENT))))
 
 
-def compare(expected: dict, actual: dict, level: str) -> Mismatch | None:
-    """S001.11: the first place ``actual`` departs from ``expected`` at strictness ``level``; None when they agree."""
+def compare(expected: dict, actual: dict, level: str, unobservable: tuple[str, ...] = ()) -> Mismatch | None:
+    """S001.11: the first place ``actual`` departs from ``expected`` at strictness ``level``; None when they agree.
+
+    A key of a result the implementation declares ``unobservable`` (an MCP server that records no rule ids) is
+    compared at no level: it carries nothing the implementation decided.
+    """
     keys = _keys_at(level)
     if level == "full":
         header = differing_keys({k: v for k, v in expected.items() if k != "results"}, {k: v for k, v in actual.items() if k != "results"}, None)
@@ -128,6 +132,8 @@ def compare(expected: dict, actual: dict, level: str) -> Mismatch | None:
             return Mismatch(None, header)
     for position, (mine, theirs) in enumerate(zip(expected["results"], actual["results"])):
         found = differing_keys(mine, theirs, keys)
+        if unobservable:
+            found = tuple(key for key in found if key not in unobservable)
         if found:
             return Mismatch(position, found)
     if len(expected["results"]) != len(actual["results"]):

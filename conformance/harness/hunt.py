@@ -94,7 +94,7 @@ class Hunt:
 
     def verdict(self, scenario: dict, reply: RunReply, expected: dict) -> Verdict:
         c = self.campaign
-        return judge(c.name, "generated", self.family, scenario, expected, reply, c.settings.level, c.settings.known)
+        return judge(c.name, "generated", self.family, scenario, expected, reply, c.settings.level, c.settings.known, (), c.tally.info.unobservable)
 
     def run(self) -> None:
         settings = self.campaign.settings

@@ -139,12 +139,15 @@ class Started(Message):
     kinds: tuple[str, ...] = field(converter=tuple)
     issues: str | None = None
     protocol: int = PROTOCOL_VERSION
+    unobservable: tuple[str, ...] = field(default=(), converter=tuple)  # result keys it cannot show, compared at no level
 
     def body(self) -> dict:
         info = {"protocol": self.protocol, "name": self.name, "version": self.version, "language": self.language,
                 "homepage": self.homepage, "rules": list(self.rules), "kinds": list(self.kinds)}
         if self.issues is not None:
             info["issues"] = self.issues
+        if self.unobservable:
+            info["unobservable"] = list(self.unobservable)
         return {"started": info}
 
     def decides(self, scenario: dict) -> bool:

@@ -122,7 +122,7 @@ class Tally:
 
 
 def judge(name: str, phase: str, family: str, scenario: dict, expected: dict, reply: RunReply, level: str,
-          known: tuple[KnownDivergence, ...], pinned: tuple[str, ...] = ()) -> Verdict:
+          known: tuple[KnownDivergence, ...], pinned: tuple[str, ...] = (), unobservable: tuple[str, ...] = ()) -> Verdict:
     """The verdict on one reply: passed, failed, known, skipped or errored."""
     scenario_id = scenario.get("id", "")
     if isinstance(reply, Skipped):
@@ -130,7 +130,7 @@ def judge(name: str, phase: str, family: str, scenario: dict, expected: dict, re
     if isinstance(reply, Errored):
         return Verdict(name, phase, family, scenario_id, "errored", reply.message, pinned, context=reply.context)
     assert isinstance(reply, Outcome)
-    mismatch = compare(expected, reply.outcome, level)
+    mismatch = compare(expected, reply.outcome, level, unobservable)
     if mismatch is None:
         return Verdict(name, phase, family, scenario_id, "passed", "", pinned)
     rules = rule_ids(mismatch, expected, reply.outcome, pinned)
