@@ -20,13 +20,25 @@ $(STAMP): pyproject.toml
 		> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
 	@touch $(STAMP)
 
-demo: $(STAMP)
+# The TypeScript MCP gateway, built with the npm packages its lock file names; without npm it is left unbuilt and
+# reported unavailable (verify --list-builtins), the tests that need it skipped.
+MCP_NODE   := conformance/implementations/mcp_node
+NODE_STAMP := $(MCP_NODE)/dist/.built
+$(NODE_STAMP): $(MCP_NODE)/package.json $(MCP_NODE)/package-lock.json $(MCP_NODE)/tsconfig.json $(wildcard $(MCP_NODE)/src/*.ts)
+	@if command -v npm >/dev/null 2>&1; then \
+		echo "Building the TypeScript MCP gateway (log: $(MCP_NODE)/build.log)"; \
+		( cd $(MCP_NODE) && npm ci --no-audit --no-fund && npm run build ) > $(MCP_NODE)/build.log 2>&1 \
+			|| { cat $(MCP_NODE)/build.log; exit 1; }; \
+		touch $@; \
+	else echo "npm is not on PATH: the TypeScript MCP gateway is not built"; fi
+
+demo: $(STAMP) $(NODE_STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" sh examples/demo.sh
 
 # The suite on every core (pytest-xdist); WORKERS=0 runs it in one process.
 WORKERS ?= auto
 
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m pytest -n $(WORKERS)
 
 # The input fuzzing with ten times the documents the suite tries.
@@ -39,7 +51,7 @@ test-loaded: $(STAMP)
 package-check: $(STAMP)
 	WORKERS=$(WORKERS) bash .ci/package-check $(BIN)/python
 
-bench: $(STAMP)
+bench: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m gateproof.conformance.bench
 
 reach: $(STAMP)
@@ -65,4 +77,4 @@ report-screenshot: $(STAMP)
 	@echo "$(SHOT)/report.png: the top of $(SHOT)/report.html"
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis gateproof-mutation $(SHOT)
+	rm -rf $(VENV) .pytest_cache .hypothesis gateproof-mutation $(SHOT) $(MCP_NODE)/node_modules $(MCP_NODE)/dist $(MCP_NODE)/build.log

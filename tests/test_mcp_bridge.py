@@ -76,6 +76,13 @@ def test_a_refusal_no_reason_names_is_reported_unmapped_never_guessed(transport)
     assert "a refusal that names no reason" in verdict.message and "--mcp-map" in verdict.message
 
 
+def test_a_server_whose_audit_records_name_no_rule_is_compared_without_rule_and_told_so():
+    campaign = campaign_of("stdio", "hides-rule")
+    assert campaign.tally.info.unobservable == ("rule",)
+    assert {v.status for v in campaign.tally.verdicts} == {"passed"}
+    assert any("compared without rule" in note for note in campaign.tally.notes)
+
+
 def test_a_refusal_map_reads_a_gateways_own_codes(tmp_path):
     """Every refusal is JSON-RPC -32003 with the reason in the message: without a map nothing is decided, with one all conforms."""
     without = campaign_of("stdio", "coded")

@@ -92,6 +92,9 @@ class Campaign:
         info = self.tally.info = self.process.start()
         if self.name is None:
             self.name = self.tally.name = info.name
+        if info.unobservable:
+            self.tally.notes.append(f"compared without {', '.join(info.unobservable)}: the implementation declares it cannot show "
+                                    "it (PROTOCOL.md, start)")
         return info
 
     def record(self, verdict: Verdict, scenario: dict | None = None) -> Verdict:

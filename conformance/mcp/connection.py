@@ -27,6 +27,8 @@ from pydantic import TypeAdapter
 from .refusals import HttpRefusal, RpcError, ToolResult, shown
 from .target import Target
 from .tokens import META_KEY, CampaignKeys
+from ..harness.documents import dumps
+from .http_alone import post_alone
 from .wire import MOST_BYTES, ExactParams, ExactTransport, stdio_streams
 
 try:
@@ -50,18 +52,28 @@ class StartFault(Exception):
     """The server could not be started or does not serve what MCP.md asks: verify stops with this message."""
 
 
+class Refused(Exception):
+    """The server refused a connection under a token (HTTP 401 or 403 answering its initialize): a refusal of what it carried."""
+
+    def __init__(self, refusal: HttpRefusal):
+        super().__init__(shown(refusal))
+        self.refusal = refusal
+
+
 class Request(types.Request[dict, str]):
     """A request whose params gateproof writes itself (``wire.ExactParams``)."""
 
 
 class RefusalSeen(httpx2.AsyncBaseTransport):
-    """Keeps the last HTTP refusal (a status of 400 or more) a connection met, which the SDK turns into a bare JSON-RPC error."""
+    """Keeps the last HTTP refusal (a status of 400 or more) a connection met, which the SDK turns into a bare JSON-RPC
+    error, and the MCP session id the server gave it."""
 
     def __init__(self, inner: httpx2.AsyncBaseTransport):
-        self.inner, self.last = inner, None
+        self.inner, self.last, self.session_id = inner, None, None
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         response = await self.inner.handle_async_request(request)
+        self.session_id = response.headers.get("mcp-session-id", self.session_id)
         if response.status_code < 400:
             return response
         body = (await response.aread())[:MOST_BYTES]
@@ -79,8 +91,8 @@ class Connection:
     enters them, and leaves them when the connection is closed, whichever task asks for a request or the close.
     """
 
-    def __init__(self, session: ClientSession, refusals: RefusalSeen | None, faults: list[str]):
-        self.session, self.refusals, self.faults = session, refusals, faults
+    def __init__(self, session: ClientSession, refusals: RefusalSeen | None, faults: list[str], version: str = ""):
+        self.session, self.refusals, self.faults, self.version = session, refusals, faults, version
         self.closing, self.closed = anyio.Event(), anyio.Event()
 
     async def request(self, method: str, params: dict, exact: ExactParams, timeout: float) -> dict:
@@ -107,6 +119,7 @@ class Server:
         self.broken = False
         self.fixture_token = keys.fixture_token()
         self.tokens: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self.forger: httpx2.AsyncClient | None = None  # sends the requests under tokens that must fail, over HTTP
 
     # Starting and stopping.
 
@@ -154,6 +167,9 @@ class Server:
                 await process.wait()
 
     async def close(self) -> None:
+        if self.forger is not None:
+            forger, self.forger = self.forger, None
+            await forger.aclose()
         connections = list(self.connections.values())
         self.connections.clear()
         for connection in connections:
@@ -223,13 +239,18 @@ class Server:
                 transport=refusals, headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(self.timeout)))
             streams = await stack.enter_async_context(streamable_http_client(self.target.url, http_client=client))
         session = await stack.enter_async_context(ClientSession(*streams))
-        with anyio.fail_after(self.timeout):
-            result = await session.initialize()
+        try:
+            with anyio.fail_after(self.timeout):
+                result = await session.initialize()
+        except MCPError:
+            if refusals is not None and refusals.last is not None and refusals.last.status < 500:
+                raise Refused(refusals.last) from None
+            raise
         capabilities = result.capabilities.model_dump(by_alias=True, exclude_none=True)
         if FIXTURE_EXTENSION not in (capabilities.get("extensions") or {}) | (capabilities.get("experimental") or {}):
             raise StartFault(f"the server does not advertise the extension {FIXTURE_EXTENSION} (conformance/MCP.md, The test hooks): "
                              "is it started in test mode (GATEPROOF_MCP_FIXTURE=1)?")
-        return Connection(session, refusals, faults)
+        return Connection(session, refusals, faults, result.protocol_version)
 
     # Requests.
 
@@ -259,6 +280,25 @@ class Server:
             await self._raise_fault(f"tools/call {tool!r}", error, connection)
             return self._refusal(error, connection)
 
+    async def call_as_forger(self, bad_token: str, good_token: str, tool: str, arguments: dict) -> ToolResult | RpcError | HttpRefusal:
+        """A tools/call under ``bad_token``; over HTTP sent on the MCP session ``good_token`` opened, so that a server that
+        checks a token only when a session starts is caught letting a request of that session through."""
+        if self.target.stdio:
+            return await self.call(bad_token, tool, arguments, {})
+        connection = None
+        try:
+            connection = await self.connection(good_token)
+            body = dumps({"jsonrpc": "2.0", "id": "gateproof-forged", "method": "tools/call", "params": {"name": tool, "arguments": arguments}})
+            with anyio.fail_after(self.timeout):
+                if self.forger is None:
+                    self.forger = httpx2.AsyncClient(timeout=self.timeout)
+                return await post_alone(self.forger, self.target.url, body, {
+                    "authorization": f"Bearer {bad_token}", "mcp-session-id": connection.refusals.session_id or "",
+                    "mcp-protocol-version": connection.version})
+        except Exception as error:
+            await self._raise_fault(f"tools/call {tool!r} under a token that must fail", error, connection)
+            return self._refusal(error, connection)
+
     async def _raise_fault(self, what: str, error: Exception, connection: Connection | None) -> None:
         """Raise a :class:`ServerFault` when ``error`` is the transport's and not the server's answer; return otherwise.
 
@@ -269,6 +309,8 @@ class Server:
         error = leaf(error)
         if isinstance(error, (StartFault, ServerFault)):
             raise error
+        if isinstance(error, Refused):
+            return
         seen = self._refusal(error, connection) if isinstance(error, MCPError) else None
         if isinstance(error, TimeoutError):
             fault = f"not answered within {self.timeout:g} seconds"
@@ -284,7 +326,10 @@ class Server:
         raise ServerFault(f"{what}: {fault}{await self.exit_note(0 if isinstance(error, TimeoutError) else 0.5)}") from None
 
     @staticmethod
-    def _refusal(error: MCPError, connection: Connection | None) -> RpcError | HttpRefusal:
+    def _refusal(error: Exception, connection: Connection | None) -> RpcError | HttpRefusal:
+        error = leaf(error)
+        if isinstance(error, Refused):
+            return error.refusal
         seen = connection.refusals.last if connection is not None and connection.refusals is not None else None
         return seen if seen is not None else RpcError(error.code, error.error.message, error.error.data)
 

@@ -5,7 +5,8 @@ plain JSON answers to POSTs on ``/mcp`` at ``GATEPROOF_MCP_PORT``, so the
 bridge's tests do not lean on one server library. FAULT breaks it in one way
 on the scenarios whose id ends in ``.fault`` (``no-hooks``, ``exit-at-start``
 and ``child`` everywhere): ``hang``, ``garbage``, ``exit``, ``two-audits``,
-``unmapped`` (a refusal code no map names), ``coded`` (refuses with JSON-RPC
+``unmapped`` (a refusal code no map names), ``hides-rule`` (records no rule
+ids, everywhere, and says so), ``coded`` (refuses with JSON-RPC
 error -32003 and the reason in the message), ``fails-open-token``,
 ``http-500``, ``drop`` (closes the connection unanswered), ``child`` (leaves
 a sleeping child behind).
@@ -51,7 +52,8 @@ def claims(params: dict, header: str) -> dict | None:
 
 def fixture(method: str, params: dict) -> dict:
     if method == "describe":
-        return {"name": f"fake-mcp{'-' + FAULT if FAULT else ''}", "version": "0", "language": "python", "rules": ["lab-001", "lab-001+next"], "shows": ["rule"]}
+        described = {"name": f"fake-mcp{'-' + FAULT if FAULT else ''}", "version": "0", "language": "python", "rules": ["lab-001", "lab-001+next"]}
+        return described if FAULT == "hides-rule" else {**described, "shows": ["rule"]}
     if method == "load":
         world = read_gateway_world(params["world"])
         state.update(first_session=params["world"]["sessions"][0]["id"], scenario=params["scenario"], rules=GATEWAY_VERSIONS[params["rules"]], declared=world, gateway=GatewayState(world), staged=())
@@ -78,7 +80,7 @@ def call(params: dict, faulty: bool, header: str) -> dict:
     records = state["records"]
     records["exports"] += trace.exports
     records["reads"] += trace.reads
-    records["audit"].append({**trace.audit, "rule": trace.rule})
+    records["audit"].append(trace.audit if FAULT == "hides-rule" else {**trace.audit, "rule": trace.rule})
     if faulty and FAULT == "two-audits":
         records["audit"].append({**trace.audit, "rule": trace.rule})
     if trace.decision == "allow":
