@@ -41,8 +41,7 @@ def shown_path(path: Path, directory: Path) -> str:
 def replay_command(settings: PluginSettings, path: Path, directory: Path) -> str:
     """The pytest command, run in ``directory``, that runs the saved scenario alone against the same gateway."""
     words = ["pytest", shown_path(settings.inipath, directory), "--gateproof-replay", shown_path(path, directory)]
-    if settings.from_command_line:
-        words += ["--gateproof", settings.target]
+    words += settings.naming
     return shlex.join(words)
 
 

@@ -19,6 +19,7 @@ from _pytest._code.code import ReprEntryNative, ReprExceptionInfo, ReprFileLocat
 from ..harness.corpus import load_corpus
 from ..harness.hunt import CONFIRMATIONS, model_outcome
 from ..harness.protocol import scenario_rules
+from .command import ImplementationSkipped
 from .failure import Failure, failure_text, save
 from .options import PluginSettings
 from .search import Found, Search, check
@@ -36,6 +37,14 @@ def whole_text(text: str, path: Path) -> ReprExceptionInfo:
     lines = [line + "\n" for line in text.splitlines()]
     return ReprExceptionInfo(reprtraceback=ReprTraceback([ReprEntryNative(lines)], None, "native"),
                              reprcrash=ReprFileLocation(str(path), 0, text.splitlines()[0] if text else ""))
+
+
+def checked(settings: PluginSettings, family: str, scenario: dict, expected: dict, pinned: tuple[str, ...] = ()):
+    """:func:`check`, with a scenario the implementation answers ``skipped`` skipped as pytest skips a test."""
+    try:
+        return check(settings.target, family, settings.run, scenario, expected, pinned)
+    except ImplementationSkipped as skipped:
+        pytest.skip(f"the implementation does not decide it: {skipped}")
 
 
 class GateproofFile(pytest.File):
@@ -102,7 +111,7 @@ class CorpusItem(GateproofItem):
 
     def runtest(self) -> None:
         c = self.case
-        found = check(self.settings.target, c.family, self.settings.run, c.scenario, c.expected, c.rules)
+        found = checked(self.settings, c.family, c.scenario, c.expected, c.rules)
         if found is not None:
             self.fail_with(found)
 
@@ -113,7 +122,7 @@ class ReplayItem(GateproofItem):
         self.scenario, self.source = scenario, source
 
     def runtest(self) -> None:
-        found = check(self.settings.target, "replay", self.settings.run, self.scenario, model_outcome(self.scenario))
+        found = checked(self.settings, "replay", self.scenario, model_outcome(self.scenario))
         if found is not None:
             self.fail_with(found, saved=self.source)
 

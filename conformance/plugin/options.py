@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import shlex
 from pathlib import Path
 from typing import Callable
 
@@ -19,8 +20,13 @@ from gateproof.model.gateway.gate import DEFAULT_GATEWAY_VERSION
 from gateproof.model.versions import DEFAULT_VERSION
 
 from ..harness.campaign import KINDS, RULES_OF_KIND
+from ..implementations import mcp_bridged
+from ..mcp.target import TargetError, read_target
+from .command import CommandRun
 
 DEFAULT_EXAMPLES = 100
+#: Seconds an implementation given by its command has for each reply, as verify's default --timeout.
+COMMAND_TIMEOUT = 10.0
 #: The rule version tested when gateproof_rules names none: the default of each kind.
 LATEST_OF_KIND = {"ceiling": DEFAULT_VERSION, "gateway": DEFAULT_GATEWAY_VERSION}
 
@@ -35,8 +41,9 @@ class PluginSettings:
     rules: tuple[str, ...]
     examples: int  # generated scenarios in all, shared among the rule versions, as verify's --examples
     inipath: Path
-    from_command_line: bool  # whether the target came from --gateproof, so a replay command must name it again
+    from_command_line: bool  # whether the target came from the command line, so a replay command must name it again
     replays: tuple[tuple[Path, dict], ...] = ()  # saved scenarios to run alone, each with its path
+    naming: tuple[str, ...] = ()  # the options that name the implementation on the command line, when it came from there
 
     def shares(self) -> list[tuple[str, str, int]]:
         """(kind, rule version, scenarios) for every rule version chosen; the examples divided as verify divides them."""
@@ -106,11 +113,47 @@ def _replay(path: Path) -> tuple[Path, dict]:
     return path.resolve(), scenario
 
 
+def _setting(config, option: str, ini: str) -> tuple[str, str, bool]:
+    """(the setting's name as given, its value, whether it came from the command line): the command line first."""
+    given = config.getoption(ini)
+    return (option, given, True) if given else (ini, str(config.getini(ini)).strip(), False)
+
+
+def _command_run(config) -> tuple[str, str, CommandRun, bool, tuple[str, ...]] | None:
+    """(setting, target, run, from the command line, naming) for an implementation given by its command, or None."""
+    setting, text, given = _setting(config, "--gateproof-command", "gateproof_command")
+    mcp_setting, mcp, mcp_given = _setting(config, "--gateproof-mcp", "gateproof_mcp")
+    if not text:
+        if mcp:
+            raise pytest.UsageError(f"{mcp_setting}: names how to reach an MCP server the command starts, and gateproof_command names none")
+        return None
+    try:
+        argv = tuple(shlex.split(text))
+    except ValueError as error:
+        raise pytest.UsageError(f"{setting}: {text!r} is not a command line: {error}") from None
+    if not argv:
+        raise pytest.UsageError(f"{setting}: {text!r} names no program")
+    if mcp:
+        try:
+            read_target(mcp, argv)
+        except TargetError as error:
+            raise pytest.UsageError(f"{mcp_setting}: {error}") from None
+        argv = mcp_bridged(mcp, *argv)
+    naming = ("--gateproof-command", text, *(("--gateproof-mcp", mcp) if mcp else ()))
+    return setting, text, CommandRun(argv, COMMAND_TIMEOUT), given or mcp_given, naming
+
+
 def read_settings(config) -> PluginSettings | None:
     """The plugin's settings, or None when no implementation is named (then the plugin adds nothing)."""
-    given = config.getoption("gateproof_implementation")
-    setting, target = ("--gateproof", given) if given else ("gateproof_implementation", str(config.getini("gateproof_implementation")).strip())
-    if not target:
+    setting, target, given = _setting(config, "--gateproof", "gateproof_implementation")
+    command = _command_run(config)
+    if target and command:
+        raise pytest.UsageError(f"{setting} and {command[0]}: name the implementation once, as module:function or as a command")
+    if command:
+        setting, target, run, given, naming = command
+    elif target:
+        run, naming = load_callable(setting, target), ("--gateproof", target)
+    else:
         return None
     if config.inipath is None:
         raise pytest.UsageError(
@@ -121,5 +164,4 @@ def read_settings(config) -> PluginSettings | None:
     kinds = tuple(kind for kind in kinds if any(version in rules for version in RULES_OF_KIND[kind]))
     examples = _examples(config)
     replays = tuple(_replay(Path(path)) for path in config.getoption("gateproof_replay") or ())
-    run = load_callable(setting, target)
-    return PluginSettings(target, run, kinds, rules, examples, Path(config.inipath), bool(given), replays)
+    return PluginSettings(target, run, kinds, rules, examples, Path(config.inipath), given, replays, naming if given else ())

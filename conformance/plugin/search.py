@@ -25,6 +25,7 @@ from ..generation.strategy import strategy_for
 from ..harness.hunt import model_outcome
 from ..harness.protocol import Outcome
 from ..harness.results import Verdict, judge
+from .command import ImplementationSkipped
 
 REDUCTION_BUDGET = 1500  # candidate scenarios tried at most while reducing a disagreement
 REDUCTION_SECONDS = 20.0  # and the time the reduction may take
@@ -68,12 +69,14 @@ def check(name: str, family: str, run: Callable[[dict], dict], scenario: dict, e
     """None when ``run`` gives the expected outcome, compared in full; what it found otherwise. ``run`` gets its own copy."""
     try:
         actual = run(copy.deepcopy(scenario))
+    except ImplementationSkipped:
+        raise
     except Exception as error:  # the gateway's failure is a finding, reported with its own traceback
         return Found(scenario, raised=GatewayRaised(scenario, error))
     problem = not_an_outcome(actual)
     if problem is not None:
         return Found(scenario, Verdict(name, "generated", family, scenario.get("id", ""), "failed", problem, pinned))
-    verdict = judge(name, "generated", family, scenario, expected, Outcome(0, actual), "full", (), pinned)
+    verdict = judge(name, "generated", family, scenario, expected, Outcome(0, actual), "full", (), pinned, getattr(run, "unobservable", ()))
     return None if verdict.status == "passed" else Found(scenario, verdict)
 
 
@@ -96,7 +99,10 @@ class Search:
                 expected = model_outcome(scenario)
             except ScenarioError:
                 assume(False)
-            found = check(self.name, self.family, self.run, scenario, expected)
+            try:
+                found = check(self.name, self.family, self.run, scenario, expected)
+            except ImplementationSkipped:
+                assume(False)  # a scenario it declares it does not decide (a proposal MCP cannot carry) is not counted
             if found is not None:
                 self.found = found
                 raise AssertionError("gateproof: a generated scenario departs from the model")
@@ -116,7 +122,10 @@ class Search:
                 expected = model_outcome(candidate)
             except ScenarioError:
                 return False
-            again = check(self.name, self.family, self.run, candidate, expected)
+            try:
+                again = check(self.name, self.family, self.run, candidate, expected)
+            except ImplementationSkipped:
+                return False
             if again is not None and again.signature() == wanted:
                 last[0] = again
                 return True

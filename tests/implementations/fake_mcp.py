@@ -9,7 +9,8 @@ and ``child`` everywhere): ``hang``, ``garbage``, ``exit``, ``two-audits``,
 ids, everywhere, and says so), ``coded`` (refuses with JSON-RPC
 error -32003 and the reason in the message), ``fails-open-token``,
 ``http-500``, ``drop`` (closes the connection unanswered), ``child`` (leaves
-a sleeping child behind).
+a sleeping child behind), ``cross-tenant`` (serves a read of another tenant's
+case). ``--everywhere`` makes the fault every scenario's.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import sys
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import attrs
 import jwt
 
 from gateproof.conformance.harness.documents import dumps, parse_json
@@ -29,7 +31,8 @@ from gateproof.model.gateway.changes import apply_change
 from gateproof.model.gateway.scenario import read_change, read_gateway_world
 
 HTTP = "--http" in sys.argv[1:]
-FAULT = next((argument for argument in sys.argv[1:] if argument != "--http"), "")
+EVERYWHERE = "--everywhere" in sys.argv[1:]  # the fault on every scenario, not only those whose id ends in .fault
+FAULT = next((argument for argument in sys.argv[1:] if not argument.startswith("--")), "")
 state = {"scenario": "", "rules": None, "declared": None, "gateway": None, "staged": (), "records": {"exports": [], "reads": [], "audit": []}}
 
 
@@ -77,6 +80,9 @@ def call(params: dict, faulty: bool, header: str) -> dict:
     key = (params.get("_meta") or {}).get("io.gateproof/idempotency-key")
     staged, state["staged"] = state["staged"], ()
     trace, state["gateway"] = decide_call(state["gateway"], Call(session, params["name"], params.get("arguments", {}), key, staged), state["rules"])
+    if faulty and FAULT == "cross-tenant" and trace.reason == "tenant_mismatch" and params["name"] == "read_case":
+        trace = attrs.evolve(trace, reason="allowed", reads=({"case_id": params["arguments"]["case_id"]},),
+                             audit={**trace.audit, "decision": "allow", "reason": "allowed"}, checks=())
     records = state["records"]
     records["exports"] += trace.exports
     records["reads"] += trace.reads
@@ -96,7 +102,7 @@ def answer(message: dict, header: str = "") -> dict | None:
     method, params, ident = message.get("method"), message.get("params") or {}, message.get("id")
     if ident is None:
         return None
-    faulty = state["scenario"].endswith(".fault")
+    faulty = EVERYWHERE or state["scenario"].endswith(".fault")
     if method == "initialize":
         extensions = {} if FAULT == "no-hooks" else {"io.gateproof/fixture": {}}
         return {"jsonrpc": "2.0", "id": ident, "result": {"protocolVersion": params["protocolVersion"], "serverInfo": {"name": "fake", "version": "0"},
