@@ -25,7 +25,7 @@ from ..harness.process import StartFailed
 from ..harness.protocol import ProtocolError
 from ..harness.results import Tally
 from ..harness.shards import parse_shard
-from ..implementations import BUILTINS, is_mutant, python_module, unavailable
+from ..implementations import BUILTINS, GROUPS, is_mutant, python_module, unavailable
 from ..mcp.refusals import MapError, read_refusal_map
 from ..mcp.target import TargetError, read_target
 from .options import USAGE_ERROR, VERSIONS_COMMAND, Seconds, fail, hypothesis_kept_out_of_working_directory, unknown_name_message, writable_folder
@@ -45,7 +45,7 @@ def list_builtins(ctx: click.Context) -> None:
     for name in BUILTINS:
         expected = CAUGHT if is_mutant(name) else CONFORMANT
         why = unavailable(name)
-        click.echo(f"{name:<28} {expected:<15} {'unavailable: ' + why if why else 'available'}")
+        click.echo(f"{name:<36} {expected:<15} {'unavailable: ' + why if why else 'available'}")
     ctx.exit(0)
 
 
@@ -66,11 +66,11 @@ def chosen_implementations(builtins: tuple[str, ...], command: tuple[str, ...], 
     """(name, argv, how verify names it) for each implementation to drive; a command is named by its answer to start.
 
     ``bridged`` is the argv and naming of an MCP server's command, when ``--mcp`` names its transport."""
-    names = list(BUILTINS) if "all" in builtins else list(dict.fromkeys(builtins))
+    names = list(dict.fromkeys(name for given in builtins for name in GROUPS.get(given, (given,))))
     unknown = [n for n in names if n not in BUILTINS]
     if unknown:
-        fail(f"--builtin {unknown[0]}: no such built-in; choose from all, {', '.join(BUILTINS)}")
-    missing = [(n, unavailable(n)) for n in names if unavailable(n) and "all" not in builtins]
+        fail(f"--builtin {unknown[0]}: no such built-in; choose from {', '.join(GROUPS)}, {', '.join(BUILTINS)}")
+    missing = [(n, unavailable(n)) for n in names if unavailable(n) and not set(GROUPS) & set(builtins)]
     if missing:
         fail(f"--builtin {missing[0][0]}: cannot be run here: {missing[0][1]}")
     chosen = [(name, BUILTINS[name], ("--builtin", name)) for name in names]
@@ -139,7 +139,8 @@ def run_campaign(name, argv, naming, campaign: CampaignSettings, replays, corpus
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--builtin", "builtins", multiple=True, metavar="NAME", help="A built-in implementation, or all (--list-builtins lists them).")
+@click.option("--builtin", "builtins", multiple=True, metavar="NAME",
+              help="A built-in implementation, all (those of the protocol) or mcp-all (the MCP gateways); --list-builtins lists them.")
 @click.option("--list-builtins", is_flag=True, is_eager=True, expose_value=False, callback=lambda ctx, _param, value: list_builtins(ctx) if value else None,
               help="List the built-in implementations, what each is expected to do, and whether it can run here; then exit.")
 @click.option("--examples", type=click.IntRange(min=0), default=10_000, show_default=True, help="Generated scenarios for each implementation, shared among its rule versions.")

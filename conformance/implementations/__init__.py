@@ -7,6 +7,12 @@ program in any other language. A built-in is a name and the command that
 starts it. ``reference``, ``node`` and ``cedar`` must conform, and so must
 ``nr-llm``, nr-llm's own code loaded from the checkout ``NRLLM_SRC`` names; every
 ``mutant:NAME`` carries one defect from the zoo (``zoo.py``) and must be caught.
+
+The MCP gateways (``MCP_BUILTINS``) are MCP servers driven through the bridge
+of ``conformance/mcp`` (``conformance/MCP.md``): ``mcp-python`` and ``mcp-node``
+over stdio, ``…-http`` over streamable HTTP on a free loopback port, and each
+``mutant:mcp-FAULT`` the Python gateway with one fault of ``mcp_python/variants.py``.
+They are named one by one or as ``mcp-all``; ``all`` is every other built-in.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from .mcp_python.variants import FAULTS
 from .zoo import ZOO
 
 
@@ -25,6 +32,15 @@ def python_module(module: str, *arguments: str) -> tuple[str, ...]:
 
 
 NODE_ENTRY = Path(__file__).resolve().parent / "node" / "gateproof-node.js"
+MCP_NODE_ENTRY = Path(__file__).resolve().parent / "mcp_node" / "dist" / "server.js"
+MCP_PYTHON = python_module("gateproof.conformance.implementations.mcp_python")
+#: A loopback URL whose port 0 the bridge replaces with a free one (conformance/MCP.md).
+ANY_LOOPBACK_PORT = "http://127.0.0.1:0/mcp"
+
+
+def mcp_bridged(transport: str, *server: str) -> tuple[str, ...]:
+    """The command that drives the MCP server ``server`` starts, over ``transport``, through the bridge."""
+    return python_module("gateproof.conformance.mcp.bridge", "--mcp", transport, "--", *server)
 NRLLM_ENTRY = Path(__file__).resolve().parent / "nrllm" / "gateproof-nrllm.php"
 #: The environment variable naming the nr-llm checkout the ``nr-llm`` built-in loads its classes from.
 NRLLM_SRC = "NRLLM_SRC"
@@ -38,6 +54,17 @@ BUILTINS: dict[str, tuple[str, ...]] = {
     # Last, as it alone needs something besides an interpreter: the checkout, which travels in the environment.
     "nr-llm": ("php", str(NRLLM_ENTRY)),
 }
+#: The MCP gateways, driven through the bridge; each fault of the Python gateway is a mutant that must be caught.
+MCP_BUILTINS: dict[str, tuple[str, ...]] = {
+    "mcp-python": mcp_bridged("stdio", *MCP_PYTHON),
+    "mcp-python-http": mcp_bridged(ANY_LOOPBACK_PORT, *MCP_PYTHON, "--http"),
+    "mcp-node": mcp_bridged("stdio", "node", str(MCP_NODE_ENTRY)),
+    "mcp-node-http": mcp_bridged(ANY_LOOPBACK_PORT, "node", str(MCP_NODE_ENTRY), "--http"),
+    **{f"mutant:mcp-{fault}": mcp_bridged("stdio", *MCP_PYTHON, "--variant", fault) for fault in sorted(FAULTS)},
+}
+#: Names that stand for several built-ins: ``all`` for the protocol's, ``mcp-all`` for the MCP gateways.
+GROUPS = {"all": tuple(BUILTINS), "mcp-all": tuple(MCP_BUILTINS)}
+BUILTINS.update(MCP_BUILTINS)
 
 
 def is_mutant(name: str) -> bool:
@@ -46,10 +73,12 @@ def is_mutant(name: str) -> bool:
 
 
 def unavailable(name: str) -> str | None:
-    """Why a built-in cannot be run on this machine (its interpreter is not on PATH, no checkout named), or None."""
-    program = BUILTINS[name][0]
+    """Why a built-in cannot be run on this machine (its interpreter is not on PATH, no checkout named, not built), or None."""
+    program = BUILTINS[name][0] if name not in MCP_BUILTINS else BUILTINS[name][BUILTINS[name].index("--") + 1]
     if not shutil.which(program):
         return f"{program} is not on PATH"
+    if name.startswith("mcp-node") and not MCP_NODE_ENTRY.is_file():
+        return f"{MCP_NODE_ENTRY} is not built: make test builds it (npm ci and npm run build in {MCP_NODE_ENTRY.parent.parent})"
     if name == "nr-llm":
         return _nrllm_checkout_problem(os.environ.get(NRLLM_SRC, ""))
     return None
