@@ -1,4 +1,4 @@
-"""``make demo`` is a short guided tour: it exits 0 and fits two screens, its long outputs written to the files it names."""
+"""``make demo`` is a short guided tour: it exits 0 and fits two screens (170 lines), its long outputs written to the files it names."""
 
 from __future__ import annotations
 
@@ -23,15 +23,16 @@ def demo(tmp_path_factory):
     return tmp_path, environment, done
 
 
-def test_the_demo_exits_0_in_at_most_150_lines_and_names_the_files_it_wrote(demo):
+def test_the_demo_exits_0_in_at_most_170_lines_and_names_the_files_it_wrote(demo):
     tmp_path, _, done = demo
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     lines = (done.stdout + done.stderr).splitlines()
-    assert len(lines) <= 150, len(lines)
+    assert len(lines) <= 170, len(lines)
     folder = tmp_path / "gateproof-demo"
     for named in ("forced-snippet-refused.outcome.json", "verify/report.html", "verify/report.md", "verify/results.jsonl"):
         assert (folder / named).is_file() and str(folder / named).split("/")[-1] in done.stdout
     assert "NOT CONFORMANT" in done.stdout and "11 caught" in done.stdout and "decision: refused" in done.stdout
+    assert "mcp-python" in done.stdout.split("5/5")[1] and "conformant" in done.stdout.split("5/5")[1]
 
 
 def test_each_command_the_demo_shows_runs_as_shown_where_make_demo_runs(demo):
@@ -41,8 +42,8 @@ def test_each_command_the_demo_shows_runs_as_shown_where_make_demo_runs(demo):
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     printed = done.stdout.splitlines()
     shown = [line[2:] for line in printed if line.startswith("$ ")]
-    assert len(shown) == 4 and shown[0].startswith("gateproof explain ")
-    statuses = {0: 0, 1: 0, 2: 1, 3: 0}
+    assert len(shown) == 5 and shown[0].startswith("gateproof explain ")
+    statuses = {0: 0, 1: 0, 2: 1, 3: 0, 4: 0}
     for number, command in enumerate(shown):
         again = subprocess.run(command, shell=True, env=environment, cwd=ROOT, capture_output=True, text=True, timeout=1200)
         assert again.returncode == statuses[number], (command, again.stdout[-2000:], again.stderr[-2000:])

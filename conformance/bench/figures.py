@@ -220,6 +220,7 @@ def interpreter() -> str:
 
 def main() -> None:
     from . import proofs as bench_proofs
+    from .mcp import bench_mcp
     from .protocol import bench_protocol
     from .shards import bench_shards
 
@@ -238,6 +239,8 @@ def main() -> None:
     bench_protocol()
     print()
     bench_conformant()
+    print()
+    bench_mcp()
     print()
     bench_mutants()
     print()
