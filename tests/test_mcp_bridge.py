@@ -59,7 +59,7 @@ def test_a_server_that_decides_as_the_model_conforms_over_each_transport(transpo
     campaign = campaign_of(transport)
     assert {v.status for v in campaign.tally.verdicts} == {"passed"}
     assert len(campaign.tally.verdicts) == len(CASES)
-    assert campaign.tally.info.kinds == ("gateway",) and campaign.tally.info.name == f"fake-mcp.mcp-{transport}"
+    assert campaign.tally.info.kinds == ("gateway",) and campaign.tally.info.name == {"stdio": "fake-mcp", "http": "fake-mcp-http"}[transport]
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)

@@ -49,14 +49,14 @@ def free_port_url(url: str) -> str:
 
 
 def started_info(described: dict, target: Target) -> Started:
-    """What the bridge answers ``start`` with: the server's own description, its transport, what it cannot show."""
+    """What the bridge answers ``start`` with: the server's own description, ``-http`` after its name over HTTP (so one
+    server verified both ways is two implementations in a report), and what it cannot show."""
     problem = schema_problem("describe", described)
     if problem:
         raise StartFault(f"gateproof/fixture/describe answered a document that breaks describe.json at {problem}")
     rules = [version for version in described["rules"] if version in GATEWAY_VERSIONS]
-    transport = "stdio" if target.stdio else "http"
     return Started(
-        name=path_component(f"{described['name']}.mcp-{transport}"), version=described["version"], language=described["language"],
+        name=path_component(described["name"] if target.stdio else f"{described['name']}-http"), version=described["version"], language=described["language"],
         homepage=described.get("homepage", ""), issues=described.get("issues"), rules=rules, kinds=("gateway",),
         unobservable=() if "rule" in described.get("shows", ()) else ("rule",),
     )

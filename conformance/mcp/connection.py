@@ -10,6 +10,7 @@ and the next scenario starts the server afresh.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -248,8 +249,9 @@ class Server:
             raise
         capabilities = result.capabilities.model_dump(by_alias=True, exclude_none=True)
         if FIXTURE_EXTENSION not in (capabilities.get("extensions") or {}) | (capabilities.get("experimental") or {}):
-            raise StartFault(f"the server does not advertise the extension {FIXTURE_EXTENSION} (conformance/MCP.md, The test hooks): "
-                             "is it started in test mode (GATEPROOF_MCP_FIXTURE=1)?")
+            raise StartFault(f"the server does not advertise the extension {FIXTURE_EXTENSION} under capabilities.extensions or "
+                             f"capabilities.experimental (conformance/MCP.md, The test hooks); on protocol {result.protocol_version} "
+                             f"it answered initialize with the capabilities {json.dumps(capabilities)[:400]}")
         return Connection(session, refusals, faults, result.protocol_version)
 
     # Requests.
