@@ -1,4 +1,4 @@
-# The two commands of the README's quick start, the input fuzzing at ten times its share, the suite with every core busy, the check of the built wheel and sdist, the benchmarks, how far the generators reach, mutation testing of the model, the wrong readings of the Node implementation, and a picture of the HTML report.
+# The two set-up commands of the README, the input fuzzing at ten times its share, the suite with every core busy, the check of the built wheel and sdist, the benchmarks, how far the generators reach, mutation testing of the model, the wrong readings of the Node implementation, and a picture of the HTML report.
 # Each target creates the virtual environment it needs on first use.
 
 # The interpreter the environment is made with: the distribution's CPython where it is 3.10 or newer and can make a
