@@ -159,7 +159,9 @@ def test_a_disagreement_is_headed_with_its_rule_version_and_what_its_corpus_case
     from gateproof.conformance.reports.markdown import case_lines
 
     corpus = Verdict("impl", "corpus", "gateway/boundary", "gw.x", "failed", "", ("G001.1",), None, d)
-    assert case_lines(corpus)[:5] == ["**failed** gw.x (gateway/boundary, under lab-001): ", "",
+    # An allowed call the model denies is a security disagreement: marked first, with what it lets out (harness/severity.py).
+    assert case_lines(corpus)[:7] == ["**SECURITY** **failed** gw.x (gateway/boundary, under lab-001): ", "",
+                                      "security: step 0: allows a call the model denies (unknown\\_tool) \\[G001.13, G001.1\\]", "",
                                       f"case: {scenario['description'].replace('_', chr(92) + '_')}", "", "rules: G001.1"]  # Markdown-escaped
     generated = Disagreement(dict(scenario, rules="lab-001+next", description=""), outcome(call), outcome(dict(call, decision="allow")), 0, ("decision",))
     verdict = Verdict("impl", "generated", "generated/lab-001+next", "gw.x", "failed", "", ("G001.1",), None, generated)

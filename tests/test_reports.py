@@ -251,6 +251,32 @@ def test_a_boundary_case_leads_the_disagreements_shown_then_the_smallest_of_each
     assert [v.scenario_id for v in distinct_first([small, again, boundary])] == ["gw.boundary.g001.10.applies", "generated.2", "generated.1"]
 
 
+def _allowed(scenario_id: str, steps: int):
+    """A disagreement that exports the cross-tenant case the model refuses to: security (harness/severity.py)."""
+    from attrs import evolve
+
+    verdict = verdict_of("my-gateway", wrong_export())
+    scenario = dict(verdict.disagreement.scenario, id=scenario_id, steps=verdict.disagreement.scenario["steps"] * steps)
+    actual = copy.deepcopy(verdict.disagreement.expected)
+    actual["results"][0].update(decision="allow", reason="allowed", caller_reason="allowed", rule=None,
+                                exports=[{"case_id": "CASE-9", "destination_id": "review-queue", "tenant": "globex", "payload": ""}])
+    return evolve(verdict, scenario_id=scenario_id, disagreement=evolve(verdict.disagreement, scenario=scenario, actual=actual))
+
+
+def test_security_disagreements_lead_whatever_the_boundary_cases_and_sizes_and_those_not_shown_are_said():
+    from gateproof.conformance.reports.terminal import disagreement_sections, distinct_first
+
+    others = [_failed("gw.boundary.g001.10.applies", 1, "tenant"), _failed("generated.1", 1, "user"), _failed("generated.2", 1, "tool")]
+    security = [_allowed(f"generated.{n}", 3) for n in (3, 4, 5, 6)]
+    assert {v.disagreement.severity for v in security} == {"security"} and {v.disagreement.severity for v in others} == {"other"}
+    assert distinct_first(others + security) == [*security, *others]  # the boundary case leads only the others
+    sections = disagreement_sections([tally("my-gateway", others + security)], 100)
+    assert [section[0] for section in sections[:3]] == ["SECURITY: step 0: allows a call the model denies (tenant_mismatch) [G001.13, "
+                                                        "G001.10] (and 1 more)"] * 3
+    assert ["my-gateway: 1 more security disagreement not shown: --verbose prints every one, and results.jsonl and the reports "
+            "hold them"] in sections
+
+
 def test_the_failed_count_is_told_apart_from_the_disagreements_kept_and_shown():
     from collections import Counter
 

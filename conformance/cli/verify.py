@@ -224,7 +224,7 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
     log.close()
     out_console = terminal.console()
     if quiet:
-        out_console.print(terminal.summary_table(tallies))
+        terminal.print_table(tallies, out_console)
     else:
         terminal.print_summary(tallies, out_console, everything=verbose)
     for report_format in report_formats:

@@ -2,14 +2,22 @@
 
 Scenarios come from the seeded generators of ``conformance/generation`` and
 go through the implementation as one pipeline, the model's outcome computed
-while the implementation works. A disagreement not seen before (one
-that differs in a new set of keys: a reduction moves the step it is at) is
-kept, and no more scenarios are drawn; once the runs still in flight are
-answered, it is reduced document by document, each candidate run on its own, to the
-smallest scenario that still disagrees in the same keys, then run once more:
-an implementation that answers it differently is nondeterministic.
-Scenarios are counted once, as they are generated; a reduction's runs are
-not counted as passed scenarios.
+while the implementation works. A disagreement not seen before is kept, and
+no more scenarios are drawn: one of a new class (``harness/severity.py``), or
+that differs first in a new set of keys (a reduction moves the step it is at),
+or, for a security one, that lets more out in a new way wherever it differs
+first. Once the runs still in flight are answered, it is reduced document by
+document, each candidate run on its own, to the smallest scenario that still
+disagrees in the same class and keys (a security one: that is still
+security, so a renamed audit field on an earlier call is left out of it), then
+run once more: an implementation that answers it differently is
+nondeterministic. Scenarios are counted once, as they are generated; a
+reduction's runs are not counted as passed scenarios.
+
+The new disagreements of a sweep are reduced security first, then refusals,
+then the rest, as many as the hunt still wants: a sweep runs only while one
+is wanted, so a security disagreement it finds is kept, never counted in
+place of one of another class answered before it.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from .shared_worlds import WorldsReadOnce
 from .protocol import Outcome, RunReply
 from .compare import same_json
 from .results import MOST_ERRORS_KEPT, Disagreement, Verdict, judge
+from .severity import SECURITY, classify, severity_rank
 from .shards import dealt, share
 
 if TYPE_CHECKING:
@@ -35,6 +44,22 @@ if TYPE_CHECKING:
 REDUCTION_BUDGET = 1500  # candidate documents tried per reduction
 REDUCTION_SECONDS = 20.0  # and the time it may take: an implementation that hangs on candidates is not waited on for ever
 CONFIRMATIONS = 2  # more runs a generated disagreement must answer alike: two, so an answer that alternates cannot pass
+
+
+def identity(verdict: Verdict) -> tuple:
+    """What makes a disagreement distinct from those already kept: its class and the keys it first differs in; for a
+    security one, the ways it lets more out and the rules they break, wherever it first differs."""
+    d = verdict.disagreement
+    if d.severity != SECURITY:
+        return d.severity, d.keys
+    return SECURITY, tuple(sorted({(lean.way, lean.rules) for lean in classify(d.expected, d.actual, d.scenario)[1]}))
+
+
+def is_like(again: Verdict, kept: tuple) -> bool:
+    """Whether a reduction's candidate still fails as the kept disagreement does: a security one only needs to stay security."""
+    if again.status != "failed":
+        return False
+    return again.disagreement.severity == SECURITY if kept[0] == SECURITY else identity(again) == kept
 
 
 def model_outcome(scenario: dict) -> dict:
@@ -104,11 +129,16 @@ class Hunt:
             feed = Feed(stream, left)
             new = self.sweep(feed, feed.stop)
             left = left - feed.drawn if feed.stopped else 0  # a stream that ends early leaves nothing to draw
-            for verdict, reply in new:
+            for verdict, reply in sorted(new, key=lambda pair: severity_rank(pair[0].disagreement.severity)):
                 if len(self.found) < wanted:
                     self.settle(verdict, reply)
                 else:
-                    self.campaign.tally.unkept[self.family, "failed"] += 1
+                    self.count_unkept(verdict)
+
+    def count_unkept(self, verdict: Verdict) -> None:
+        """A failure counted, not kept: by its family and, for the summaries, by its class."""
+        self.campaign.tally.unkept[self.family, "failed"] += 1
+        self.campaign.tally.unkept_severities[verdict.disagreement.severity] += 1
 
     def sweep(self, batch: Iterable[dict], stop: Callable[[], None] = lambda: None) -> list[tuple[Verdict, RunReply]]:
         """Run scenarios pipelined, ``stop`` called at each new disagreement; the new disagreements, to be reduced once the pipeline is empty."""
@@ -132,8 +162,8 @@ class Hunt:
                     c.record(verdict, scenario)
                 else:
                     tally.unkept[self.family, "errored"] += 1
-            elif verdict.disagreement.keys in self.found or any(verdict.disagreement.keys == v.disagreement.keys for v, _ in new):
-                tally.unkept[self.family, "failed"] += 1  # the same difference again: counted, not reduced again
+            elif identity(verdict) in self.found or any(identity(verdict) == identity(v) for v, _ in new):
+                self.count_unkept(verdict)  # the same difference again: counted, not reduced again
             else:
                 new.append((verdict, reply))
                 stop()
@@ -141,8 +171,8 @@ class Hunt:
 
     def settle(self, verdict: Verdict, reply: RunReply) -> None:
         """Confirm one disagreement by running it again, reduce it, confirm what is left, and record it."""
-        keys = verdict.disagreement.keys
-        self.found.add(keys)
+        kept = identity(verdict)
+        self.found.add(kept)
         if not self.campaign.recurs(verdict.disagreement.scenario, reply, CONFIRMATIONS):
             self.campaign.record(evolve(verdict, status="nondeterministic", message="answered the same scenario differently twice"))
             return
@@ -162,7 +192,7 @@ class Hunt:
                 return False
             answer = self.campaign.process.run_one(candidate)
             again = self.verdict(candidate, answer, expected)
-            if again.status == "failed" and again.disagreement.keys == keys:
+            if is_like(again, kept):
                 last.update(verdict=again, reply=answer)
                 return True
             return False
@@ -175,6 +205,7 @@ class Hunt:
             shard = self.campaign.settings.shard
             part = f".shard{shard.index}of{shard.count}" if shard.count > 1 else ""
             named = dict(smallest, id=f"generated.{self.version.replace('+', '.')}{part}.{len(self.found)}")
-            self.campaign.record(evolve(shrunk, scenario_id=named["id"], disagreement=Disagreement(named, d.expected, d.actual, d.step, d.keys)))
+            renamed = Disagreement(named, d.expected, d.actual, d.step, d.keys, severity=d.severity)
+            self.campaign.record(evolve(shrunk, scenario_id=named["id"], disagreement=renamed))
         else:
             self.campaign.record(evolve(shrunk, status="nondeterministic", message="answered the same scenario differently twice"))

@@ -3,17 +3,21 @@
 Passed, failed, skipped, errored, known and nondeterministic are counted
 apart: a skipped scenario is the implementation's declared limit, an errored
 one its failure to answer, a known one a disagreement declared with an issue.
+Each disagreement carries its class (``harness/severity.py``): security,
+refusal or other, and the failed scenarios are counted by class too.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from functools import cached_property
 
 from attrs import define, field, frozen
 
 from .compare import compare, rule_ids, same_json
 from .known import KnownDivergence, known_issue
 from .protocol import Errored, Outcome, RunReply, Skipped, Started
+from .severity import OTHER, SEVERITIES, classify
 
 STATUSES = ("passed", "failed", "known", "nondeterministic", "skipped", "errored")
 #: Statuses that make an implementation non-conformant (exit status 1).
@@ -37,6 +41,14 @@ class Disagreement:
     keys: tuple[str, ...]
     replay_path: str | None = None
     replay_command: str | None = None
+    # Given when read from a results file that records it; otherwise computed from the outcomes when first asked for, so a
+    # copy with other outcomes (attrs.evolve) is classed by its own, and an older results file is classed again.
+    _severity: str | None = field(default=None, alias="severity")
+
+    @cached_property
+    def severity(self) -> str:
+        """``security``, ``refusal`` or ``other`` (``harness/severity.py``)."""
+        return self._severity or classify(self.expected, self.actual, self.scenario)[0] or OTHER
 
 
 @frozen
@@ -66,7 +78,7 @@ class Verdict:
             d = self.disagreement
             document["disagreement"] = {
                 "step": d.step, "keys": list(d.keys), "scenario": d.scenario, "expected": d.expected, "actual": d.actual,
-                "replay_path": d.replay_path, "replay_command": d.replay_command,
+                "replay_path": d.replay_path, "replay_command": d.replay_command, "severity": d.severity,
             }
         return document
 
@@ -97,6 +109,7 @@ class Tally:
     asked: Counter = field(factory=Counter)  # kind -> scenarios sent (each once: retries, confirmations and reductions are not counted)
     decided: Counter = field(factory=Counter)  # kind -> of those, answered with an outcome
     skipped_for: Counter = field(factory=Counter)  # the reason a skip gave -> how many
+    unkept_severities: Counter = field(factory=Counter)  # severity -> failed generated scenarios counted, not kept
 
     def count_scenario(self, scenario: dict, status: str, message: str = "") -> None:
         """One scenario's first answer: counted by kind as asked, and as decided when it is an outcome; a skip by its reason."""
@@ -115,6 +128,16 @@ class Tally:
         for (_, status), count in self.unkept.items():
             counted[status] += count
         return {status: counted.get(status, 0) for status in STATUSES}
+
+    def severities(self) -> dict[str, int]:
+        """The failed scenarios by class: security, refusal, and the rest as other; those counted, not kept, by the class they were judged.
+
+        A results file written before classes were counted holds no class for the failures it counted only: they read as other.
+        """
+        counted = Counter(v.disagreement.severity for v in self.verdicts if v.status == "failed" and v.disagreement is not None)
+        counted.update(self.unkept_severities)
+        found = {name: counted.get(name, 0) for name in SEVERITIES if name != OTHER}
+        return {**found, OTHER: max(0, self.counts()["failed"] - sum(found.values()))}
 
     def is_conformant(self) -> bool:
         counts = self.counts()

@@ -15,6 +15,7 @@ from gateproof.model.scenario import ScenarioError, read_scenario
 from ..harness.difference import Leaf, differences, echo_text, echoes, parting, step_of, value_text
 from ..harness.protocol import scenario_rules
 from ..harness.results import Verdict
+from ..harness.severity import REFUSAL, SECURITY, classify
 from ..program import command
 
 SHOWN_LEAVES = 8  # differing fields printed per disagreement; the reports list them all
@@ -102,6 +103,26 @@ def scenario_context(verdict: Verdict) -> tuple[str, str]:
         where += f", under {version}"
     description = d.scenario.get("description") if d is not None else None
     return where, description if isinstance(description, str) else ""
+
+
+def severity_reason(verdict: Verdict) -> str | None:
+    """What a security or refusal disagreement lets out or holds back, where, and the rules that say it may not; empty when
+    the class was recorded by another gateproof and reads otherwise now; None for any other verdict."""
+    d = verdict.disagreement
+    if d is None or d.severity not in (SECURITY, REFUSAL):
+        return None
+    found_class, found = classify(d.expected, d.actual, d.scenario)
+    if found_class != d.severity or not found:
+        return ""
+    return found[0].text(d.severity) + (f" (and {len(found) - 1} more)" if len(found) > 1 else "")
+
+
+def severity_note(verdict: Verdict) -> str | None:
+    """A security or refusal disagreement in one line, its class first: ``SECURITY: step 0: allows a call ...``; None for another."""
+    reason = severity_reason(verdict)
+    if reason is None:
+        return None
+    return f"{verdict.disagreement.severity.upper()}" + (f": {reason}" if reason else "")
 
 
 def heading_lines(verdict: Verdict, width: int) -> list[str]:

@@ -9,6 +9,12 @@ by reason, and per family each case that did not simply pass as a collapsed
 leaf path, absent shown as absent), the rule that decides each leaf with its
 title, the model's explanation of the step, and the commands that replay and
 explain it. Verdicts are told apart by colour and always by their words too.
+
+A security disagreement (``harness/severity.py``: the implementation lets out
+more than the model) carries a ``security`` badge, a refusal a ``refusal``
+one, each with what it lets out or holds back; the summary counts both apart,
+and each implementation's section lists its security disagreements, linked,
+before anything else, as each family lists them before its other cases.
 """
 
 from __future__ import annotations
@@ -22,9 +28,11 @@ from markupsafe import Markup
 from ..harness.difference import echo_text, parting
 from ..harness.expectations import CAUGHT, smallest_counterexample
 from ..harness.results import FAILING, STATUSES, Tally
+from ..harness.severity import REFUSAL, SECURITY
 from .campaign import RecordedCampaign
 from .cases import anchor, case_of, context_lines, json_text, rule_title
 from .escape import visible
+from .failure import severity_reason
 from .summary import counted_notes, matrix, summary_rows
 from .terminal import distinct_first
 
@@ -109,6 +117,7 @@ def html_report(campaign: RecordedCampaign) -> str:
         blocks = family_blocks(tally, number, families)
         smallest = smallest_counterexample(tally)
         implementations.append({
+            "security": [c for b in blocks for c in b["cases"] if c["verdict"].disagreement and c["verdict"].disagreement.severity == SECURITY],
             "counterexample_href": next((f"#{c['anchor']}" for b in blocks for c in b["cases"] if c["verdict"] is smallest), None),
             "row": row, "tally": tally, "anchor": anchor("impl", number, tally.name), "verdict_class": VERDICT_CLASS.get(row["verdict"], "bad"),
             "info": info, "homepage": safe_link(info and info.get("homepage")), "issues": safe_link(info and info.get("issues")),
@@ -120,11 +129,14 @@ def html_report(campaign: RecordedCampaign) -> str:
          "href": next((f"#{b['anchor']}" for b in t["families"] if b["family"] == family), None)} for t in implementations]}
         for family in families]
     shown_statuses = [s for s in STATUSES if s in ("passed", "failed") or any(item["row"][s] for item in implementations)]
+    if any(item["row"]["failed"] for item in implementations):  # the failures' classes beside them
+        shown_statuses[2:2] = [SECURITY, REFUSAL]
     verdict_counts = defaultdict(int)
     for item in implementations:
         verdict_counts[item["row"]["verdict"]] += 1
     return _environment().get_template(TEMPLATE).render(
         campaign=campaign, incomplete=campaign.incomplete_text, statuses=STATUSES, shown_statuses=shown_statuses, implementations=implementations, grid=grid,
         verdict_counts=sorted(verdict_counts.items()), verdict_class=VERDICT_CLASS, status_class=status_class, caught=CAUGHT, context_lines=context_lines,
+        severity_reason=severity_reason, security_total=sum(item["row"][SECURITY] for item in implementations if item["tally"].expected != CAUGHT),
         report_commands=[campaign.report_command(f, name) for f, name in (("markdown", "report.md"), ("json", "report.json"))],
     )

@@ -10,6 +10,12 @@ campaign cut short gets one error of its own, so a CI never takes a part
 for the whole. Text
 an implementation wrote is escaped, and characters XML 1.0 forbids are shown
 as ``\\u`` escapes of four hex digits (``\\u0000`` for NUL), so the document is always well formed.
+
+A failure whose disagreement is security (``harness/severity.py``: the
+implementation lets out more than the model) has the type ``security`` and a
+message that opens with ``SECURITY`` and says what it lets out; a refusal the
+type ``refusal``; both come first in their suite, security ones before
+refusals, and each suite counts them in its properties.
 """
 
 from __future__ import annotations
@@ -18,10 +24,11 @@ from xml.etree import ElementTree
 
 from ..harness.expectations import CAUGHT, is_met, verdict_text
 from ..harness.results import Tally, Verdict
+from ..harness.severity import REFUSAL, SECURITY, severity_rank
 from .campaign import RecordedCampaign
 from .cases import case_of, json_text
 from .escape import visible
-from .failure import rules_line
+from .failure import rules_line, severity_note
 
 
 def _text(value: object) -> str:
@@ -38,7 +45,7 @@ def _element(parent, tag: str, text: str | None = None, **attributes) -> Element
 def difference_text(verdict: Verdict) -> str:
     """A verdict as a person reads it in a CI log: each differing field with its rules, both values, and the replay command."""
     case = case_of(verdict, explained=False)
-    lines = [f"{verdict.scenario_id}: {verdict.message}", rules_line(verdict)]
+    lines = [*filter(None, [severity_note(verdict)]), f"{verdict.scenario_id}: {verdict.message}", rules_line(verdict)]
     for leaf in case.leaves:
         lines += [f"{leaf.path}  [{', '.join(leaf.rules) or '-'}]", f"  expected: {json_text(leaf.expected)}", f"  actual:   {json_text(leaf.actual)}"]
     if case.replay_command:
@@ -46,12 +53,22 @@ def difference_text(verdict: Verdict) -> str:
     return "\n".join(lines)
 
 
+def _leaning(verdict: Verdict) -> str | None:
+    """The class of a failure that leans one way, security or refusal; None for any other verdict."""
+    d = verdict.disagreement
+    return d.severity if verdict.status == "failed" and d is not None and d.severity in (SECURITY, REFUSAL) else None
+
+
 def _conformance_cases(suite, tally: Tally) -> None:
-    for verdict in tally.verdicts:
+    for verdict in sorted(tally.verdicts, key=lambda v: severity_rank(_leaning(v))):  # security failures, then refusals, then the rest as kept
         case = _element(suite, "testcase", classname=f"{tally.name}.{verdict.family}", name=verdict.scenario_id)
         if verdict.seconds is not None:
             case.set("time", f"{verdict.seconds:.6f}")
-        if verdict.status in ("failed", "nondeterministic"):
+        leaning = _leaning(verdict)
+        if leaning:
+            note = severity_note(verdict)
+            _element(case, "failure", difference_text(verdict), message=f"{note}; {verdict.status}: {verdict.message}", type=leaning)
+        elif verdict.status in ("failed", "nondeterministic"):
             _element(case, "failure", difference_text(verdict), message=f"{verdict.status}: {verdict.message}", type=verdict.status)
         elif verdict.status == "errored":
             context = "\n".join(f"{k}: {v}" for k, v in verdict.context.items())
@@ -101,7 +118,9 @@ def junit_report(campaign: RecordedCampaign) -> str:
             suite.set(key, str(count))
             totals[key] += count
         properties = ElementTree.Element("properties")
+        classes = tally.severities()
         for name, value in (("expected", tally.expected), ("verdict", verdict_text(tally, tally.expected)),
+                            (SECURITY, classes[SECURITY]), (REFUSAL, classes[REFUSAL]),
                             ("complete", "yes" if campaign.complete else campaign.incomplete_text)):
             _element(properties, "property", name=name, value=value)
         suite.insert(0, properties)

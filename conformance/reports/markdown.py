@@ -8,6 +8,12 @@ how many more there are and the command that renders them all as HTML.
 Foreign text is escaped for tables, headings and ``<summary>``; code blocks
 use a fence longer than any backtick run inside them, so no message can
 close one.
+
+Security disagreements (``harness/severity.py``) come first wherever cases are
+listed, then refusals: the summary table counts both apart beside the failed
+column, each implementation's ``<summary>`` says how many of each it has, and
+each such case's line opens with **SECURITY** or **REFUSAL** and says what it
+lets out or holds back.
 """
 
 from __future__ import annotations
@@ -17,9 +23,10 @@ import html
 from ..harness.difference import echo_text, parting, value_text
 from ..harness.expectations import CAUGHT, smallest_counterexample
 from ..harness.results import STATUSES, Tally, Verdict
+from ..harness.severity import REFUSAL, SECURITY
 from .campaign import RecordedCampaign
 from .cases import case_of
-from .failure import rules_line, scenario_context
+from .failure import rules_line, scenario_context, severity_reason
 from .escape import fenced, markdown_inline, one_line
 from .summary import cell_text, counted_notes, matrix, summary_rows
 from .terminal import distinct_first, errored_lines
@@ -44,7 +51,10 @@ def case_lines(verdict: Verdict) -> list[str]:
     """One case: its status, id and rules, the differing fields in a code block, the model's reasoning, the replay command."""
     case = case_of(verdict)
     where, description = scenario_context(verdict)
-    lines = [f"**{verdict.status}** {markdown_inline(verdict.scenario_id)} ({markdown_inline(where)}): {markdown_inline(verdict.message)}", ""]
+    reason = severity_reason(verdict)
+    marker = f"**{verdict.disagreement.severity.upper()}** " if reason is not None else ""
+    lines = [f"{marker}**{verdict.status}** {markdown_inline(verdict.scenario_id)} ({markdown_inline(where)}): {markdown_inline(verdict.message)}", ""]
+    lines += [f"{verdict.disagreement.severity}: {markdown_inline(reason)}", ""] if reason else []
     lines += [f"case: {markdown_inline(description)}", ""] if description else []
     lines += [markdown_inline(rules_line(verdict)), ""]
     if case.leaves:
@@ -86,6 +96,8 @@ def header_lines(campaign: RecordedCampaign) -> list[str]:
     rows = summary_rows(list(campaign.tallies))
     # Passed and failed always; a status no implementation has costs a column for nothing.
     statuses = [s for s in STATUSES if s in ("passed", "failed") or any(row[s] for row in rows)]
+    if any(row["failed"] for row in rows):  # the failures' classes beside them
+        statuses[2:2] = [SECURITY, REFUSAL]
     columns = ["implementation", "expected", "verdict", *statuses, "passing", "seconds", "counterexample"]
     cells = [[row["implementation"], row["expected"], row["verdict"], *(row[s] or "-" for s in statuses), row["passing"], f"{tally.seconds:.1f}",
               row["counterexample"]] for row, tally in zip(rows, campaign.tallies)]
@@ -105,7 +117,9 @@ def implementation_block(tally: Tally, budget: int, more_command: str) -> list[s
     if not (found or errors or tally.lost or tally.notes):
         return []
     counts = tally.counts()
-    said = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s] and s != "passed") or "nothing to show"
+    classes = tally.severities()
+    said = ", ".join([*(f"{classes[c]} {c}" for c in (SECURITY, REFUSAL) if classes[c]),
+                      *(f"{counts[s]} {s}" for s in STATUSES if counts[s] and s != "passed")]) or "nothing to show"
     lines = ["", f"<details><summary><b>{html.escape(one_line(tally.name))}</b>: {html.escape(said)}</summary>", ""]
     lines += [f"- lost: {markdown_inline(tally.lost)}" for _ in [tally.lost] if tally.lost] + [f"- note: {markdown_inline(n)}" for n in counted_notes(tally)]
     if errors:

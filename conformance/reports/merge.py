@@ -28,7 +28,7 @@ def _merged_tally(parts: list[Tally]) -> Tally:
     found = [t.first_failure_after for t in parts if t.first_failure_after is not None]
     merged.first_failure_after = min(found) if found else None  # within its shard: the shards ran side by side
     merged.notes = [note for t in parts for note in t.notes]
-    for key in ("asked", "decided", "skipped_for"):
+    for key in ("asked", "decided", "skipped_for", "unkept_severities"):
         setattr(merged, key, sum((getattr(t, key) for t in parts), Counter()))
     merged.lost = next((t.lost for t in parts if t.lost), None)
     merged.unavailable = next((t.unavailable for t in parts if t.unavailable), None)

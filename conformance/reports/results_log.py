@@ -7,9 +7,11 @@ Four kinds of record, each an object whose ``record`` names it
   started and the settings it ran with;
 - ``verdict``, the moment each is reached: a scenario that did not simply pass
   (passing generated scenarios are counted, not listed), with both outcomes
-  when it disagrees;
+  and the disagreement's class (``security``, ``refusal`` or ``other``,
+  ``harness/severity.py``) when it disagrees;
 - ``implementation``, when an implementation's campaign ends: who it is, what
-  it was expected to do, its counts per family and status, its durations;
+  it was expected to do, its counts per family and status, the failures it
+  counted without keeping them by class, its durations;
 - ``end``, the last line: when the campaign finished.
 
 A campaign cut short leaves its verdicts; a line cut off mid-write is skipped
@@ -34,6 +36,7 @@ from ..harness.documents import dumps, parse_json
 from ..harness.paths import create_no_follow, make_folder
 from ..harness.protocol import Started
 from ..harness.results import Disagreement, Tally, Verdict
+from ..harness.severity import SEVERITIES
 
 FORMAT_VERSION = 1
 
@@ -83,13 +86,16 @@ def implementation_record(tally: Tally) -> dict:
         "scenarios": tally.scenarios, "first_failure_after": tally.first_failure_after, "restarts": tally.restarts,
         "reordered": tally.reordered, "notes": list(tally.notes), "lost": tally.lost, "unavailable": tally.unavailable,
         "asked": dict(tally.asked), "decided": dict(tally.decided), "skipped_for": dict(tally.skipped_for),
+        "unkept_severities": dict(tally.unkept_severities),
     }
 
 
 def verdict_of(record: dict) -> Verdict:
     d = record.get("disagreement")
+    # A file written before disagreements were classed holds no severity: it is computed again from the outcomes.
+    classed = {"severity": d["severity"]} if d is not None and d.get("severity") in SEVERITIES else {}
     disagreement = None if d is None else Disagreement(d["scenario"], d["expected"], d["actual"], d["step"], tuple(d["keys"]),
-                                                       d.get("replay_path"), d.get("replay_command"))
+                                                       d.get("replay_path"), d.get("replay_command"), **classed)
     return Verdict(record["implementation"], record["phase"], record["family"], record["scenario"], record["status"],
                    record.get("message", ""), tuple(record.get("rules", ())), record.get("issue"), disagreement, record.get("context") or {},
                    record.get("seconds"))
@@ -109,7 +115,8 @@ def _tally_of(record: dict, verdicts: list[Verdict]) -> Tally:
                 "unavailable", "expected"):
         setattr(tally, key, record.get(key, getattr(tally, key)))
     tally.notes = list(record.get("notes", ()))
-    for key in ("asked", "decided", "skipped_for"):  # what the verdict "nothing decided" is judged on
+    # What the verdict "nothing decided" is judged on, and the classes of the failures counted only.
+    for key in ("asked", "decided", "skipped_for", "unkept_severities"):
         setattr(tally, key, Counter(record.get(key) or {}))
     return tally
 

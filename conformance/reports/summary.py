@@ -4,7 +4,9 @@ The matrix has one row per corpus family (generated scenarios by rule
 version) and one column per implementation, each cell counting passed,
 failed, known, nondeterministic, skipped and errored apart, like Bowtie's.
 Passing generated scenarios are counted, not listed; every other verdict is
-listed with what it found.
+listed with what it found. Each row also counts the failed scenarios whose
+disagreement is ``security`` (the implementation lets out more than the
+model) and ``refusal`` (it holds back what the model lets out) apart.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections import Counter
 
 from ..harness.expectations import size_text, smallest_counterexample, verdict_text
 from ..harness.results import STATUSES, Tally
+from ..harness.severity import REFUSAL, SECURITY, SEVERITIES
 
 
 def percent_passing(tally: Tally) -> str:
@@ -37,6 +40,18 @@ def counted_notes(tally: Tally) -> list[str]:
     return [note if counts[note] == 1 else f"{note} ({counts[note]} times)" for note in counts]
 
 
+def severity_counts(tally: Tally) -> dict[str, int]:
+    """Of the failed scenarios, how many disagree as security and how many as refusals (``harness/severity.py``)."""
+    counted = tally.severities()
+    return {SECURITY: counted[SECURITY], REFUSAL: counted[REFUSAL]}
+
+
+def severity_text(tally: Tally) -> str:
+    """The failed scenarios by class in words, security first: ``2 failed: 1 security, 0 refusal, 1 other``."""
+    counted = tally.severities()
+    return f"{sum(counted.values())} failed: " + ", ".join(f"{counted[name]} {name}" for name in SEVERITIES)
+
+
 def summary_rows(tallies: list[Tally]) -> list[dict]:
     """One row per implementation: who it is, what it is expected to do and did, its counts, and what it took to drive it."""
     rows = []
@@ -45,7 +60,7 @@ def summary_rows(tallies: list[Tally]) -> list[dict]:
         rows.append({
             "implementation": tally.name, "expected": tally.expected, "verdict": verdict_text(tally, tally.expected),
             "language": info.language if info else "", "version": info.version if info else "",
-            **tally.counts(), "passing": percent_passing(tally), "generated": tally.generated, "restarts": tally.restarts,
+            **tally.counts(), **severity_counts(tally), "passing": percent_passing(tally), "generated": tally.generated, "restarts": tally.restarts,
             "counterexample": counterexample_text(tally), "lost": tally.lost,
         })
     return rows

@@ -5,12 +5,19 @@ terminal): one row per implementation expected to conform, the mutants of the
 zoo summed up in one row unless a few were driven or one was missed, and the
 counterexample of each below the table. Every reports format holds the whole
 matrix. Text an implementation wrote is printed as text, never read as markup.
+
+Disagreements are printed security first, then refusals, then the rest
+(``harness/severity.py``), each security or refusal one headed by a line that
+says what the implementation lets out or holds back; the table counts the
+failed scenarios of each class apart, and the line under it says how many of
+each an implementation expected to conform has.
 """
 
 from __future__ import annotations
 
 import re
 import shutil
+import textwrap
 from collections import defaultdict
 
 from rich.console import Console
@@ -20,9 +27,10 @@ from rich.text import Text
 from ..harness.difference import differences
 from ..harness.expectations import CAUGHT, CONFORMANT, scenario_size, smallest_counterexample
 from ..harness.results import MOST_ERRORS_KEPT, Tally, Verdict
+from ..harness.severity import REFUSAL, SECURITY, SEVERITIES, severity_rank
 from .escape import UNSAFE
-from .failure import failure_lines
-from .summary import summary_rows
+from .failure import failure_lines, severity_note
+from .summary import severity_text, summary_rows
 
 SHOWN = 3  # disagreements printed in full per implementation expected to conform
 MUTANTS_LISTED = 5  # up to this many caught mutants get a row of their own
@@ -105,29 +113,44 @@ def disagreement_sections(tallies: list[Tally], columns: int, shown: int = SHOWN
             continue
         found = distinct_first([v for v in tally.verdicts if v.disagreement is not None and v.status != "known"])
         printed = found[:shown]
-        sections += [failure_lines(verdict, columns) for verdict in printed]
+        sections += [noted_lines(verdict, columns) for verdict in printed]
+        unshown = sum(v.disagreement.severity == SECURITY for v in found[shown:])
+        if unshown:
+            sections.append([f"{tally.name}: {unshown} more security disagreement{'s' * (unshown != 1)} not shown: --verbose prints "
+                             "every one, and results.jsonl and the reports hold them"])
         failing = tally.counts()["failed"]
         if failing > len(printed):
             sections.append([disagreements_counted(tally.name, failing, found, len(printed))])
     return sections
 
 
+def noted_lines(verdict: Verdict, columns: int) -> list[str]:
+    """A disagreement in full, headed by what it lets out or holds back when it is a security or refusal one."""
+    note = severity_note(verdict)
+    return (textwrap.wrap(note, columns, subsequent_indent="  ") if note else []) + failure_lines(verdict, columns)
+
+
 def distinct_first(verdicts: list[Verdict]) -> list[Verdict]:
-    """The disagreements, those differing in fields not seen before first, a boundary case or else the smallest of each kind leading.
+    """The disagreements, security ones first, then refusals, then the rest; within each, those differing in fields not
+    seen before first, a boundary case or else the smallest of each kind leading.
 
     Forty corpus cases that all differ in one audit field are one fault: the
     reader sees it once, then the next fault, not forty copies of the first.
     A corpus boundary case (``*.boundary.*``) is named by the rule and the side
-    of it it tests, so it says what is wrong before its fields are read.
+    of it it tests, so it says what is wrong before its fields are read. A
+    security disagreement comes before all of them, however many share a cause.
     """
     ordered = sorted(verdicts, key=lambda v: (".boundary." not in v.scenario_id, scenario_size(v.disagreement.scenario)))
-    seen, first, rest = set(), [], []
-    for verdict in ordered:
-        paths = tuple(re.sub(r"^results\[\d+\]", "results[]", leaf.path)
-                      for leaf in differences(verdict.disagreement.expected, verdict.disagreement.actual))
-        (rest if paths in seen else first).append(verdict)
-        seen.add(paths)
-    return first + rest
+    chosen = []
+    for rank in range(len(SEVERITIES) + 1):
+        seen, first, rest = set(), [], []
+        for verdict in (v for v in ordered if severity_rank(v.disagreement.severity) == rank):
+            paths = tuple(re.sub(r"^results\[\d+\]", "results[]", leaf.path)
+                          for leaf in differences(verdict.disagreement.expected, verdict.disagreement.actual))
+            (rest if paths in seen else first).append(verdict)
+            seen.add(paths)
+        chosen += first + rest
+    return chosen
 
 
 def _row(label: str, verdict: str, counts: dict, statuses: tuple[str, ...]) -> list:
@@ -138,8 +161,10 @@ def _row(label: str, verdict: str, counts: dict, statuses: tuple[str, ...]) -> l
 def summary_table(tallies: list[Tally], every_row: bool = False) -> Table:
     """One row per implementation expected to conform and per mutant worth a look; the caught mutants summed up in one row."""
     rows = summary_rows(tallies)
-    # Passed and failed always; a status no implementation has costs a column for nothing.
+    # Passed and failed always, and the failures' classes beside them once any failed; a status no implementation has costs a column for nothing.
     statuses = tuple(s for s in COUNTED if s in ("passed", "failed") or any(r[s] for r in rows))
+    if any(r["failed"] for r in rows):
+        statuses = statuses[:2] + (SECURITY, REFUSAL) + statuses[2:]
     table = Table(title="gateproof verify", title_justify="left")
     table.add_column("implementation", overflow="fold")
     table.add_column("verdict", no_wrap=True)
@@ -151,7 +176,7 @@ def summary_table(tallies: list[Tally], every_row: bool = False) -> Table:
         if (tally, row) not in summed:
             table.add_row(*_row(tally.name, row["verdict"], row, statuses))
     if summed:
-        total = {s: sum(r[s] for _, r in summed) for s in COUNTED}
+        total = {s: sum(r[s] for _, r in summed) for s in (*COUNTED, SECURITY, REFUSAL)}
         table.add_row(*_row(f"{len(summed)} mutants", f"{len(summed)} caught", total, statuses))
     return table
 
@@ -181,4 +206,12 @@ def print_summary(tallies: list[Tally], out: Console, everything: bool = False) 
     for tally in tallies:
         if tally.lost and not tally.unavailable:
             out.print(Text(visible(f"{tally.name}: {tally.lost}"), style="bold red"))
-    out.print(summary_table(tallies, every_row=everything))
+    print_table(tallies, out, every_row=everything)
+
+
+def print_table(tallies: list[Tally], out: Console, every_row: bool = False) -> None:
+    """The summary table, and under it the failed scenarios of each implementation expected to conform by class, in red when any is security."""
+    out.print(summary_table(tallies, every_row=every_row))
+    for tally in tallies:
+        if tally.expected != CAUGHT and tally.counts()["failed"]:
+            out.print(Text(visible(f"{tally.name}: {severity_text(tally)}"), style="bold red" if tally.severities()[SECURITY] else ""))
