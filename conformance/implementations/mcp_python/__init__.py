@@ -19,5 +19,6 @@ for ``gateproof verify`` to catch.
 Modules: ``store`` (the SQLite tables), ``gateway`` (one call: read, decide,
 write back), ``identity`` (tokens and sessions), ``proposals`` (the proposal
 as written), ``fixture`` (the test hooks), ``server`` (the tools on the SDK's
-low-level server), ``transports`` (stdio and HTTP), ``variants`` (the faults).
+low-level server), ``transports`` (stdio and HTTP), ``pipes`` (stdin and
+stdout on the event loop), ``variants`` (the faults).
 """

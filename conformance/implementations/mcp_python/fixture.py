@@ -88,9 +88,9 @@ class FixtureExtension(Extension):
 
     def change(self, params: ChangeParams) -> dict:
         with self.store.transaction():
-            world = self.store.read_world()
+            world, declared = self.store.read_worlds()
             try:
-                changed = apply_change(world, read_change(params.change, "$.change", self.store.read_world(declared=True)))
+                changed = apply_change(world, read_change(params.change, "$.change", declared))
             except UNREADABLE as error:
                 raise _invalid("change", error) from None
             self.store.write_world(world, changed)
@@ -98,10 +98,10 @@ class FixtureExtension(Extension):
 
     def before_write(self, params: BeforeWriteParams) -> dict:
         with self.store.transaction():
-            declared = self.store.read_world(declared=True)
+            world, declared = self.store.read_worlds()
             try:  # read and tried now, so that the call they wait for can always apply them
                 changes = [read_change(change, f"$.changes[{i}]", declared) for i, change in enumerate(params.changes)]
-                apply_changes(self.store.read_world(), changes)
+                apply_changes(world, changes)
             except UNREADABLE as error:
                 raise _invalid("changes", error) from None
             self.store.stage(params.changes)

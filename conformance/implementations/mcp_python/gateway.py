@@ -54,9 +54,8 @@ class Decision:
         return CALLER_REASONS.get(self.reason, self.reason)
 
 
-def staged_changes(store: Store, where: str = "$.before_write") -> tuple:
+def staged_changes(store: Store, declared: GatewayWorld, where: str = "$.before_write") -> tuple:
     """The changes held for this call, as the model's values, checked against the world as declared."""
-    declared = store.read_world(declared=True)
     return tuple(read_change(change, f"{where}[{i}]", declared) for i, change in enumerate(store.take_staged()))
 
 
@@ -113,9 +112,9 @@ def decide(state: GatewayState, call: Call, rules: GatewayRules, fault: Fault) -
 def call_tool(store: Store, fault: Fault, session_id: str, tool: object, arguments: object, key: str | None) -> Decision:
     """One call, one transaction: the state read, decided, and everything it changed and recorded written back."""
     with store.transaction():
-        world = store.read_world()
+        world, declared = store.read_worlds()
         session_id, arguments = acting_session(world, session_id, arguments, fault)
-        call = Call(session_id, tool, arguments, key, staged_changes(store))
+        call = Call(session_id, tool, arguments, key, staged_changes(store, declared))
         state = store.read_state(world, session_id, key if tool == "export_case" else None)
         decision = decide(state, call, GATEWAY_VERSIONS[store.rules()], fault)
         store.write_state(state, decision.state)

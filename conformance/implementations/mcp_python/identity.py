@@ -11,28 +11,54 @@ refused token changes and records nothing.
 
 from __future__ import annotations
 
+import json
 import os
+import time
+from collections import OrderedDict
 from collections.abc import Mapping
 
 import jwt
-from attrs import frozen
+from attrs import define, field
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.shared.exceptions import MCPError
 
-from gateproof.conformance.mcp.tokens import FIXTURE_SCOPE, ISSUER, META_KEY, TOOLS_SCOPE, verify_token
+from gateproof.conformance.mcp.tokens import ALGORITHM, FIXTURE_SCOPE, ISSUER, META_KEY, TOOLS_SCOPE
 
 #: The JSON-RPC error code of a request whose credentials authorize nothing.
 UNAUTHORIZED = -32001
+#: How many verified tokens :class:`Trust` remembers: a campaign uses one a session of its world and one for the hooks.
+KEPT_TOKENS = 1024
+#: What a token that does not verify raises, whichever check refused it.
+INVALID = (jwt.InvalidTokenError, ValueError, KeyError, TypeError)
 
 
-@frozen
+def _public_keys(jwks: str) -> dict:
+    """The key set by ``kid``, parsed once; an unreadable set is no key, so every token is refused."""
+    try:
+        return {key["kid"]: jwt.PyJWK(key).key for key in json.loads(jwks)["keys"]}
+    except (*INVALID, jwt.PyJWKError, AttributeError):
+        return {}
+
+
+@define(eq=False)
 class Trust:
-    """The trust root the host gives at start: the key set, the audience every token names, and its issuer."""
+    """The trust root the host gives at start: the key set, the audience every token names, and its issuer.
+
+    Checking an ES256 signature is most of what a request costs, and a
+    campaign sends the same few tokens again and again: the claims of a token
+    that verified are kept by its text, and each later use of it checks its
+    expiry against the clock again. A token that failed is never kept.
+    """
 
     jwks: str
     audience: str
     issuer: str
+    keys: dict = field(init=False)
+    verified: OrderedDict = field(init=False, factory=OrderedDict)
+
+    def __attrs_post_init__(self) -> None:
+        self.keys = _public_keys(self.jwks)
 
     @classmethod
     def from_environment(cls) -> Trust:
@@ -42,7 +68,26 @@ class Trust:
 
     def claims(self, token: str) -> dict:
         """The claims of a token this campaign's key signed for this audience, unexpired; ``jwt.InvalidTokenError`` otherwise."""
-        return verify_token(token, self.jwks, self.audience, self.issuer)
+        kept = self.verified.get(token)
+        if kept is None:
+            kept = self.verified[token] = self._verify(token)
+            while len(self.verified) > KEPT_TOKENS:
+                self.verified.popitem(last=False)
+        elif kept[1] <= time.time():  # as PyJWT judges ``exp``: expired from that second on
+            del self.verified[token]
+            raise jwt.ExpiredSignatureError("Signature has expired")
+        else:
+            self.verified.move_to_end(token)
+        return dict(kept[0])
+
+    def _verify(self, token: str) -> tuple[dict, int]:
+        """``tokens.verify_token`` with the key set parsed once: the claims, and ``exp`` as PyJWT read it."""
+        kid = jwt.get_unverified_header(token).get("kid")
+        if kid not in self.keys:
+            raise jwt.InvalidTokenError(f"no key {kid!r} in the key set")
+        claims = jwt.decode(token, self.keys[kid], algorithms=[ALGORITHM], audience=self.audience, issuer=self.issuer,
+                            options={"require": ["exp", "iat", "aud", "iss", "sub", "scope"]})
+        return claims, int(claims["exp"])
 
 
 def refused(why: str) -> MCPError:
@@ -63,7 +108,7 @@ class CampaignTokenVerifier:
     async def verify_token(self, token: str) -> AccessToken | None:
         try:
             claims = self.trust.claims(token)
-        except (jwt.InvalidTokenError, ValueError, KeyError, TypeError):
+        except INVALID:
             return None
         principal = f"{claims['sub']}/{claims.get('sid', claims['scope'])}"
         return AccessToken(token=token, client_id=principal, scopes=sorted(scopes(claims)), expires_at=claims["exp"],
@@ -87,7 +132,7 @@ def request_claims(ctx, trust: Trust, over_http: bool) -> dict:
     token = _bearer(meta.get(META_KEY) if isinstance(meta, Mapping) else None)
     try:
         return trust.claims(token)
-    except (jwt.InvalidTokenError, ValueError, KeyError, TypeError) as error:
+    except INVALID as error:
         raise refused(f"the token does not verify ({error})") from None
 
 

@@ -69,6 +69,9 @@ def read_wire(text: str | bytes) -> tuple[tuple[str, object], Proposal] | None:
     Any other message is read as the SDK reads it, which is then exact.
     """
     try:
+        message = json.loads(text)  # first as any reader does: only a tools/call is read again, keeping repeated keys
+        if not isinstance(message, dict) or message.get("method") != "tools/call":
+            return None
         message = json.loads(text, object_pairs_hook=read_object)
     except (ValueError, RecursionError):
         return None  # the SDK refuses what cannot be read
@@ -84,16 +87,20 @@ def read_wire(text: str | bytes) -> tuple[tuple[str, object], Proposal] | None:
 class WireLines:
     """Stdio's incoming lines, passed on unchanged, with the proposal of each tools/call that repeats a key kept by request id."""
 
-    def __init__(self, lines, keeps_last_key: bool):
+    def __init__(self, lines, keeps_last_key: bool):  # lines: an async iterable of them, or None when given one by one
         self.lines, self.keeps_last_key = lines, keeps_last_key
         self.pending: dict[tuple[str, object], Proposal] = {}  # until its handler takes it, a few microseconds later
 
     async def __aiter__(self):
         async for line in self.lines:
-            reading = None if self.keeps_last_key else read_wire(line)
-            if reading is not None:
-                self.pending[reading[0]] = reading[1]
-            yield line
+            yield self.note(line)
+
+    def note(self, line: str) -> str:
+        """Keep the proposal of ``line`` when it is a tools/call that repeats a key; the line itself, unchanged."""
+        reading = None if self.keeps_last_key else read_wire(line)
+        if reading is not None:
+            self.pending[reading[0]] = reading[1]
+        return line
 
     def take(self, request_id: object) -> Proposal | None:
         return self.pending.pop(request_key(request_id), None)

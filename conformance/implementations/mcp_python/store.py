@@ -64,6 +64,11 @@ class Store:
         self.db = sqlite3.connect(path or "", isolation_level=None, check_same_thread=False)
         if path:
             self.db.execute("PRAGMA journal_mode=WAL")  # others may read the file while the gateway writes it
+            self.db.execute("PRAGMA synchronous=NORMAL")  # in WAL a commit survives a crash of the process unflushed
+        else:
+            # The temporary database dies with the connection, so a journal on disk could never serve a recovery: it
+            # would only cost a file created and deleted at every commit. Kept in memory it still rolls a transaction back.
+            self.db.execute("PRAGMA journal_mode=MEMORY")
         self.db.executescript(SCHEMA)
 
     def close(self) -> None:
@@ -121,6 +126,11 @@ class Store:
 
     def read_world(self, declared: bool = False) -> GatewayWorld:
         """The stored world as the model's values; ``declared`` keeps removed destinations, as a change is checked against them."""
+        world, as_declared = self.read_worlds()
+        return as_declared if declared else world
+
+    def read_worlds(self) -> tuple[GatewayWorld, GatewayWorld]:
+        """The stored world, and the world as declared (removed destinations kept), from one read of the tables."""
         roles = self._members("session_roles", "session_id", "role")
         assignees = self._members("case_assignees", "case_id", "user_name")
         sessions = tuple(Session(i, u, t, roles.get(i, frozenset()), bool(v))
@@ -133,13 +143,14 @@ class Store:
             "SELECT id, tool, arguments, user_name, expires_at FROM approvals ORDER BY position"))
         limit = self.db.execute("SELECT calls, window_seconds FROM rate_limit").fetchone()
         clock = self.db.execute("SELECT now FROM clock").fetchone()
-        world = GatewayWorld(clock=0 if clock is None else clock[0], sessions=sessions, cases=cases, runbooks=runbooks,
-                             destinations=tuple(Destination(i, bool(internal)) for i, internal, _ in rows),
-                             approvals=approvals, rate_limit=None if limit is None else RateLimit(*limit))
+        declared = GatewayWorld(clock=0 if clock is None else clock[0], sessions=sessions, cases=cases, runbooks=runbooks,
+                                destinations=tuple(Destination(i, bool(internal)) for i, internal, _ in rows),
+                                approvals=approvals, rate_limit=None if limit is None else RateLimit(*limit))
+        world = declared
         for destination_id, _, removed in rows:
-            if removed and not declared:
+            if removed:
                 world = world.without_destination(destination_id)
-        return world
+        return world, declared
 
     def write_world(self, before: GatewayWorld, after: GatewayWorld) -> None:
         """Store what changed from ``before`` to ``after``, field by field: the only changes a world sees are the change steps'."""
@@ -190,7 +201,8 @@ class Store:
     def take_staged(self) -> list[dict]:
         """The changes held for this call, in the order given; held for no later call."""
         changes = [json.loads(text) for (text,) in self.db.execute("SELECT change FROM staged_changes ORDER BY seq")]
-        self.db.execute("DELETE FROM staged_changes")
+        if changes:
+            self.db.execute("DELETE FROM staged_changes")
         return changes
 
     # -- what calls did --------------------------------------------------------------------------------------------------

@@ -4,6 +4,18 @@ import Database from 'better-sqlite3';
 
 export type Db = Database.Database;
 
+// Each statement is compiled once per database and kept: a call runs some twenty of them, and compiling one costs
+// more than running it.
+const compiled = new WeakMap<Db, Map<string, Database.Statement>>();
+
+export function statement(db: Db, sql: string): Database.Statement {
+  let statements = compiled.get(db);
+  if (statements === undefined) compiled.set(db, (statements = new Map()));
+  let prepared = statements.get(sql);
+  if (prepared === undefined) statements.set(sql, (prepared = db.prepare(sql)));
+  return prepared;
+}
+
 const SCHEMA = `
 -- The loaded scenario, the rule version calls are decided under, the clock and the rate limit (one row).
 CREATE TABLE IF NOT EXISTS gateway_state (
@@ -110,9 +122,13 @@ export function openDatabase(path: string | undefined): Db {
   const db = new Database(path ?? '');
   if (path !== undefined) {
     // WAL with NORMAL sync survives a crash of this process, and keeps a campaign of thousands of calls from
-    // waiting on a disk flush for each. (A temporary database keeps SQLite's defaults for one.)
+    // waiting on a disk flush for each.
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+  } else {
+    // The temporary database dies with the process, so a journal on disk could never serve a recovery: it would only
+    // cost a file created and deleted at every commit. Kept in memory it still rolls a transaction back.
+    db.pragma('journal_mode = MEMORY');
   }
   db.pragma('foreign_keys = ON');
   db.exec(SCHEMA);

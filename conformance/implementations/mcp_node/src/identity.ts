@@ -17,7 +17,21 @@ export interface Claims {
   scopes: string[];
 }
 
+// How many verified tokens a verifier remembers: a campaign uses one a session of its world and one for the hooks.
+const KEPT_TOKENS = 1024;
+
+// The claims a verified token carries, and when it expires (jose's reading of exp, in seconds).
+interface Verified {
+  claims: Claims;
+  expires: number;
+}
+
 export class TokenVerifier {
+  // Checking an ES256 signature is most of what a request costs, and a campaign sends the same few tokens again and
+  // again: the claims of a token that verified are kept by its text, and each later use of it checks its expiry
+  // against the clock again, as jose does. A token that failed is never kept.
+  private readonly verified = new Map<string, Verified>();
+
   private constructor(
     private readonly keys: JWTVerifyGetKey | undefined,
     private readonly issuer: string,
@@ -44,9 +58,24 @@ export class TokenVerifier {
   async verify(token: string | undefined): Promise<Claims> {
     if (token === undefined) throw new IdentityError('no bearer token');
     if (this.keys === undefined) throw new IdentityError('no key set to verify tokens with');
+    const kept = this.verified.get(token);
+    if (kept !== undefined) {
+      this.verified.delete(token);
+      // jose: expired once exp is at or before the current second.
+      if (kept.expires <= Math.floor(Date.now() / 1000)) throw new IdentityError('the token is refused: "exp" claim timestamp check failed');
+      this.verified.set(token, kept); // the most recently used is the last to be forgotten
+      return kept.claims;
+    }
+    const verified = await this.check(token, this.keys);
+    this.verified.set(token, verified);
+    if (this.verified.size > KEPT_TOKENS) this.verified.delete(this.verified.keys().next().value as string);
+    return verified.claims;
+  }
+
+  private async check(token: string, keys: JWTVerifyGetKey): Promise<Verified> {
     let payload;
     try {
-      ({ payload } = await jwtVerify(token, this.keys, {
+      ({ payload } = await jwtVerify(token, keys, {
         issuer: this.issuer,
         audience: this.audience,
         algorithms: ['ES256'],
@@ -57,7 +86,8 @@ export class TokenVerifier {
     }
     if (typeof payload.sub !== 'string' || typeof payload.scope !== 'string') throw new IdentityError('the token names no subject or scope');
     if (payload.sid !== undefined && typeof payload.sid !== 'string') throw new IdentityError('the token names its session by no string');
-    return { subject: payload.sub, session: payload.sid, scopes: payload.scope.split(' ').filter((scope) => scope !== '') };
+    const scopes = Object.freeze(payload.scope.split(' ').filter((scope) => scope !== '')) as string[];
+    return { claims: Object.freeze({ subject: payload.sub, session: payload.sid, scopes }), expires: payload.exp as number };
   }
 }
 

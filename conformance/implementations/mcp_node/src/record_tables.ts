@@ -1,6 +1,6 @@
 // What the calls did (exports written, cases served, audit records) and the before_write changes waiting for the
 // next call, in SQLite. The records hook returns, in the order written, the rows no earlier records hook returned.
-import type { Db } from './database.js';
+import { statement, type Db } from './database.js';
 import { json, type Change } from './reference.js';
 
 export interface ExportRecord {
@@ -35,12 +35,12 @@ export interface CallRecords {
 }
 
 export function writeCallRecords(db: Db, records: CallRecords): void {
-  const exported = db.prepare('INSERT INTO exports (case_id, destination_id, tenant, payload) VALUES (?, ?, ?, ?)');
+  const exported = statement(db, 'INSERT INTO exports (case_id, destination_id, tenant, payload) VALUES (?, ?, ?, ?)');
   for (const record of records.exports) exported.run(record.case_id, record.destination_id, record.tenant, record.payload);
-  const served = db.prepare('INSERT INTO reads (case_id) VALUES (?)');
+  const served = statement(db, 'INSERT INTO reads (case_id) VALUES (?)');
   for (const record of records.reads) served.run(record.case_id);
   const { audit } = records;
-  db.prepare(`INSERT INTO audit_records (decision, reason, tool, user, tenant, case_id, destination_id, stage, replayed, rule)
+  statement(db, `INSERT INTO audit_records (decision, reason, tool, user, tenant, case_id, destination_id, stage, replayed, rule)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
     .run(audit.decision, audit.reason, audit.tool, audit.user, audit.tenant, audit.case_id, audit.destination_id, audit.stage,
       audit.replayed ? 1 : 0, audit.rule);
@@ -54,8 +54,8 @@ export interface Recorded {
 
 // Every row not yet reported, oldest first, then marked reported.
 function unreported<T>(db: Db, table: string, columns: string): T[] {
-  const rows = db.prepare(`SELECT ${columns} FROM ${table} WHERE reported = 0 ORDER BY seq`).all() as T[];
-  db.prepare(`UPDATE ${table} SET reported = 1 WHERE reported = 0`).run();
+  const rows = statement(db, `SELECT ${columns} FROM ${table} WHERE reported = 0 ORDER BY seq`).all() as T[];
+  statement(db, `UPDATE ${table} SET reported = 1 WHERE reported = 0`).run();
   return rows;
 }
 
@@ -70,14 +70,14 @@ export function takeRecorded(db: Db): Recorded {
 
 // The before_write hook: these changes, and only these, wait for the next call.
 export function stageChanges(db: Db, changes: Change[]): void {
-  db.prepare('DELETE FROM staged_changes').run();
-  const staged = db.prepare('INSERT INTO staged_changes (position, change) VALUES (?, ?)');
+  statement(db, 'DELETE FROM staged_changes').run();
+  const staged = statement(db, 'INSERT INTO staged_changes (position, change) VALUES (?, ?)');
   changes.forEach((change, position) => staged.run(position, json.stringify(change)));
 }
 
 // The changes waiting for this call, which takes them: they land once, whatever the call's check decides.
 export function takeStagedChanges(db: Db): Change[] {
-  const rows = db.prepare('SELECT change FROM staged_changes ORDER BY position').all() as { change: string }[];
-  db.prepare('DELETE FROM staged_changes').run();
+  const rows = statement(db, 'SELECT change FROM staged_changes ORDER BY position').all() as { change: string }[];
+  statement(db, 'DELETE FROM staged_changes').run();
   return rows.map((row) => json.parse(row.change) as Change);
 }

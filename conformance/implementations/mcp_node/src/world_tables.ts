@@ -1,8 +1,7 @@
 // The world in SQLite: sessions, cases and their assignees, runbooks, destinations, approvals, the clock and the rate
 // limit. openWorld hands the reference code a GatewayWorld whose record maps read their rows on first look-up, so a
 // call reads only the records it names, and saveWorld writes back exactly the rows the call changed.
-import type { Db } from './database.js';
-import { WORLD_TABLES, HISTORY_TABLES } from './database.js';
+import { HISTORY_TABLES, WORLD_TABLES, statement, type Db } from './database.js';
 import {
   ReferenceWorld, json, rolesOf, isValid, assigneesOf, contentOf,
   type ApprovalRecord, type CaseRecord, type DestinationRecord, type GatewayWorld, type RateLimit, type RunbookRecord,
@@ -69,15 +68,15 @@ class DeclaredDestinations extends Set<string> {
   }
 
   override has(id: string): boolean {
-    return this.db.prepare('SELECT 1 FROM destinations WHERE id = ?').get(id) !== undefined;
+    return statement(this.db, 'SELECT 1 FROM destinations WHERE id = ?').get(id) !== undefined;
   }
 }
 
 const jsonList = (text: string): string[] => JSON.parse(text) as string[];
 
 function sessionTable(db: Db): RecordTable<SessionRecord> {
-  const select = db.prepare('SELECT id, user, tenant, roles, valid FROM sessions WHERE id = ?');
-  const update = db.prepare('UPDATE sessions SET user = ?, tenant = ?, roles = ?, valid = ? WHERE id = ?');
+  const select = statement(db, 'SELECT id, user, tenant, roles, valid FROM sessions WHERE id = ?');
+  const update = statement(db, 'UPDATE sessions SET user = ?, tenant = ?, roles = ?, valid = ? WHERE id = ?');
   return {
     read(id) {
       const row = select.get(id) as { id: string; user: string; tenant: string; roles: string; valid: number } | undefined;
@@ -93,11 +92,11 @@ function sessionTable(db: Db): RecordTable<SessionRecord> {
 }
 
 function caseTable(db: Db): RecordTable<CaseRecord> {
-  const select = db.prepare('SELECT id, tenant, content FROM cases WHERE id = ?');
-  const selectAssignees = db.prepare('SELECT user FROM case_assignees WHERE case_id = ? ORDER BY position');
-  const update = db.prepare('UPDATE cases SET tenant = ?, content = ? WHERE id = ?');
-  const clearAssignees = db.prepare('DELETE FROM case_assignees WHERE case_id = ?');
-  const insertAssignee = db.prepare('INSERT INTO case_assignees (case_id, position, user) VALUES (?, ?, ?)');
+  const select = statement(db, 'SELECT id, tenant, content FROM cases WHERE id = ?');
+  const selectAssignees = statement(db, 'SELECT user FROM case_assignees WHERE case_id = ? ORDER BY position');
+  const update = statement(db, 'UPDATE cases SET tenant = ?, content = ? WHERE id = ?');
+  const clearAssignees = statement(db, 'DELETE FROM case_assignees WHERE case_id = ?');
+  const insertAssignee = statement(db, 'INSERT INTO case_assignees (case_id, position, user) VALUES (?, ?, ?)');
   return {
     read(id) {
       const row = select.get(id) as { id: string; tenant: string; content: string } | undefined;
@@ -117,8 +116,8 @@ function caseTable(db: Db): RecordTable<CaseRecord> {
 }
 
 function runbookTable(db: Db): RecordTable<RunbookRecord> {
-  const select = db.prepare('SELECT id, content FROM runbooks WHERE id = ?');
-  const update = db.prepare('UPDATE runbooks SET content = ? WHERE id = ?');
+  const select = statement(db, 'SELECT id, content FROM runbooks WHERE id = ?');
+  const update = statement(db, 'UPDATE runbooks SET content = ? WHERE id = ?');
   return {
     read(id) {
       return select.get(id) as RunbookRecord | undefined;
@@ -133,9 +132,9 @@ function runbookTable(db: Db): RecordTable<RunbookRecord> {
 }
 
 function destinationTable(db: Db): RecordTable<DestinationRecord> {
-  const select = db.prepare('SELECT id, internal FROM destinations WHERE id = ? AND removed = 0');
-  const update = db.prepare('UPDATE destinations SET internal = ? WHERE id = ?');
-  const remove = db.prepare('UPDATE destinations SET removed = 1 WHERE id = ?');
+  const select = statement(db, 'SELECT id, internal FROM destinations WHERE id = ? AND removed = 0');
+  const update = statement(db, 'UPDATE destinations SET internal = ? WHERE id = ?');
+  const remove = statement(db, 'UPDATE destinations SET removed = 1 WHERE id = ?');
   return {
     read(id) {
       const row = select.get(id) as { id: string; internal: number } | undefined;
@@ -167,14 +166,14 @@ export interface GatewayState {
 
 // The loaded scenario's settings; before any load, an empty world under the default version.
 export function readState(db: Db, defaultRules: string): GatewayState {
-  const row = db.prepare('SELECT scenario, rules, clock, rate_calls, rate_window FROM gateway_state WHERE id = 1').get() as StateRow | undefined;
+  const row = statement(db, 'SELECT scenario, rules, clock, rate_calls, rate_window FROM gateway_state WHERE id = 1').get() as StateRow | undefined;
   if (row === undefined) return { scenario: null, rules: defaultRules, clock: 0, rateLimit: null };
   const rateLimit = row.rate_calls === null || row.rate_window === null ? null : { calls: row.rate_calls, window: row.rate_window };
   return { scenario: row.scenario, rules: row.rules, clock: row.clock, rateLimit };
 }
 
 function readApprovals(db: Db): ApprovalRecord[] {
-  const rows = db.prepare('SELECT id, tool, arguments, user, expires_at FROM approvals ORDER BY position').all() as
+  const rows = statement(db, 'SELECT id, tool, arguments, user, expires_at FROM approvals ORDER BY position').all() as
     (Omit<ApprovalRecord, 'arguments'> & { arguments: string })[];
   return rows.map((row) => ({ ...row, arguments: json.parse(row.arguments) as Record<string, unknown> }));
 }
@@ -202,7 +201,7 @@ export function openWorld(db: Db, state: GatewayState): StoredWorld {
     world,
     save() {
       for (const records of [sessions, cases, destinations, runbooks]) records.save();
-      if (world.clock !== state.clock) db.prepare('UPDATE gateway_state SET clock = ? WHERE id = 1').run(world.clock);
+      if (world.clock !== state.clock) statement(db, 'UPDATE gateway_state SET clock = ? WHERE id = 1').run(world.clock);
     },
   };
 }
@@ -210,25 +209,25 @@ export function openWorld(db: Db, state: GatewayState): StoredWorld {
 // The load hook: the tables hold the scenario's world (as gateway_read.readWorld read it) and nothing else; every
 // earlier call, key binding, export, read, audit record and staged change is forgotten.
 export function replaceWorld(db: Db, scenario: string, rules: string, world: WorldRecords): void {
-  for (const table of [...HISTORY_TABLES, ...WORLD_TABLES]) db.prepare(`DELETE FROM ${table}`).run();
-  db.prepare('DELETE FROM gateway_state').run();
-  db.prepare('INSERT INTO gateway_state (id, scenario, rules, clock, rate_calls, rate_window) VALUES (1, ?, ?, ?, ?, ?)')
+  for (const table of [...HISTORY_TABLES, ...WORLD_TABLES]) statement(db, `DELETE FROM ${table}`).run();
+  statement(db, 'DELETE FROM gateway_state').run();
+  statement(db, 'INSERT INTO gateway_state (id, scenario, rules, clock, rate_calls, rate_window) VALUES (1, ?, ?, ?, ?, ?)')
     .run(scenario, rules, world.clock, world.rate_limit?.calls ?? null, world.rate_limit?.window ?? null);
-  const session = db.prepare('INSERT INTO sessions (id, user, tenant, roles, valid) VALUES (?, ?, ?, ?, ?)');
+  const session = statement(db, 'INSERT INTO sessions (id, user, tenant, roles, valid) VALUES (?, ?, ?, ?, ?)');
   for (const record of world.sessions) {
     session.run(record.id, record.user, record.tenant, JSON.stringify(rolesOf(record)), isValid(record) ? 1 : 0);
   }
-  const stored = db.prepare('INSERT INTO cases (id, tenant, content) VALUES (?, ?, ?)');
-  const assignee = db.prepare('INSERT INTO case_assignees (case_id, position, user) VALUES (?, ?, ?)');
+  const stored = statement(db, 'INSERT INTO cases (id, tenant, content) VALUES (?, ?, ?)');
+  const assignee = statement(db, 'INSERT INTO case_assignees (case_id, position, user) VALUES (?, ?, ?)');
   for (const record of world.cases) {
     stored.run(record.id, record.tenant, contentOf(record));
     assigneesOf(record).forEach((user, position) => assignee.run(record.id, position, user));
   }
-  const runbook = db.prepare('INSERT INTO runbooks (id, content) VALUES (?, ?)');
+  const runbook = statement(db, 'INSERT INTO runbooks (id, content) VALUES (?, ?)');
   for (const record of world.runbooks) runbook.run(record.id, record.content ?? '');
-  const destination = db.prepare('INSERT INTO destinations (id, internal) VALUES (?, ?)');
+  const destination = statement(db, 'INSERT INTO destinations (id, internal) VALUES (?, ?)');
   for (const record of world.destinations) destination.run(record.id, record.internal ? 1 : 0);
-  const approval = db.prepare('INSERT INTO approvals (position, id, tool, arguments, user, expires_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const approval = statement(db, 'INSERT INTO approvals (position, id, tool, arguments, user, expires_at) VALUES (?, ?, ?, ?, ?, ?)');
   world.approvals.forEach((record, position) => {
     approval.run(position, record.id, record.tool, json.stringify(record.arguments), record.user, record.expires_at);
   });
