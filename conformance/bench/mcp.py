@@ -60,5 +60,6 @@ def bench_mcp(print=print, examples: int = 2000, rounds: int = 2, figures: Path 
             print(f"  {name:<16} unavailable: {unavailable(name)}")
     if figures is not None:
         figures.parent.mkdir(parents=True, exist_ok=True)
-        figures.write_text("# MCP gateways: the campaign rate\n\nWritten by `make bench` (`python -m gateproof.conformance.bench`); "
-                           "do not edit by hand.\n\n```\n" + heading + "\n" + "\n".join(lines) + "\n```\n", encoding="utf-8")
+        figures.write_text("# MCP gateways: the campaign rate\n\nWritten by `bench_mcp` in `conformance/bench/mcp.py`, which `make bench` runs; "
+                           "the first line says what was measured. "
+                           "Do not edit by hand.\n\n```\n" + heading + "\n" + "\n".join(lines) + "\n```\n", encoding="utf-8")
