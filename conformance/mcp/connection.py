@@ -25,7 +25,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from pydantic import TypeAdapter
 
-from .refusals import HttpRefusal, RpcError, ToolResult, shown
+from .refusals import HttpRefusal, RpcError, ToolResult, read_tool_result, shown
 from .target import Target
 from .tokens import META_KEY, CampaignKeys
 from ..harness.documents import dumps
@@ -341,9 +341,3 @@ def leaf(error: BaseException) -> BaseException:
     while isinstance(error, BaseExceptionGroup) and error.exceptions:
         error = error.exceptions[0]
     return error
-
-
-def read_tool_result(result: dict) -> ToolResult:
-    """A tools/call result as a :class:`ToolResult`: whether it is an error, its structured content, its first text."""
-    texts = [item.get("text") for item in result.get("content") or () if isinstance(item, dict) and item.get("type") == "text"]
-    return ToolResult(result.get("isError") is True, result.get("structuredContent"), texts[0] if texts else None)

@@ -7,7 +7,7 @@ import json
 
 import httpx2
 
-from .refusals import HttpRefusal, RpcError, ToolResult
+from .refusals import HttpRefusal, RpcError, read_tool_result
 
 
 def _messages(response: httpx2.Response, body: bytes) -> list:
@@ -31,6 +31,4 @@ async def post_alone(client: httpx2.AsyncClient, url: str, body: bytes, headers:
     if isinstance(answer.get("error"), dict):
         error = answer["error"]
         return RpcError(error.get("code", 0), str(error.get("message", "")), error.get("data"))
-    result = answer.get("result") if isinstance(answer.get("result"), dict) else {}
-    texts = [item.get("text") for item in result.get("content") or () if isinstance(item, dict) and item.get("type") == "text"]
-    return ToolResult(result.get("isError") is True, result.get("structuredContent"), texts[0] if texts else None)
+    return read_tool_result(answer.get("result") if isinstance(answer.get("result"), dict) else {})

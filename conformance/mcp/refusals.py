@@ -77,6 +77,12 @@ class HttpRefusal:
 Answer = ToolResult | RpcError | HttpRefusal
 
 
+def read_tool_result(result: dict) -> ToolResult:
+    """A tools/call result as a :class:`ToolResult`: whether it is an error, its structured content, its first text."""
+    texts = [item.get("text") for item in result.get("content") or () if isinstance(item, dict) and item.get("type") == "text"]
+    return ToolResult(result.get("isError") is True, result.get("structuredContent"), texts[0] if texts else None)
+
+
 def is_refusal(answer: Answer) -> bool:
     return not isinstance(answer, ToolResult) or answer.is_error
 
