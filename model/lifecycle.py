@@ -60,15 +60,47 @@ class Run:
         return replaced(self, state=state, **changes)
 
 
-def resolve_for_composition(world: World, snippet_uids, skill_uids, rules: Rules) -> ForcedSet:
-    """C175.2: a prompt assembled now (playground send, dequeue) resolves snippets enabled-only, skills by the version's switch.
+#: The three paths a forced set is resolved on.
+PLAYGROUND_SEND, DEQUEUE, RESUME = "playground send", "dequeue", "resume"
 
-    Before ADR-175 forced skills skipped their switch on these paths, so a
-    disabled skill survived where the identical snippet was dropped.
+
+@frozen
+class PathLookups:
+    """The lookups one path resolves a forced set with, snippets first, then skills, and the rules that say so."""
+
+    path: str
+    snippets: str
+    skills: str
+    rules: tuple[str, ...]
+
+
+def path_lookups(path: str, rules: Rules) -> PathLookups:
+    """C175.2, C166.3, C175.3: which lookup each path resolves forced snippets and forced skills with, read from the version's switches.
+
+    A prompt assembled now (playground send, dequeue) resolves snippets
+    enabled-only and skills by the composition switch: before ADR-175 forced
+    skills skipped their switch there, so a disabled skill survived where
+    the identical snippet was dropped. A resume rebuilds text already in the
+    transcript through its own pair. The proofs and the explanation read
+    this, so neither can restate a path otherwise than the model runs it.
     """
-    snippets = lookup_enabled(world.snippet_index, snippet_uids)
-    skills = LOOKUPS[rules.composition_skill_lookup](world.skill_index, skill_uids)
-    return ForcedSet(tuple(snippet_uids), snippets, tuple(skill_uids), skills, ENABLED, rules.composition_skill_lookup)
+    if path == PLAYGROUND_SEND:
+        return PathLookups(path, ENABLED, rules.composition_skill_lookup, ("C175.2",))
+    if path == DEQUEUE:
+        return PathLookups(path, rules.dequeue_snippet_lookup, rules.composition_skill_lookup, ("C175.4", "C175.2"))
+    return PathLookups(path, rules.resume_snippet_lookup, rules.resume_skill_lookup, ("C165.2", "C166.3", "C175.3"))
+
+
+def resolve_on_path(world: World, snippet_uids, skill_uids, lookups: PathLookups) -> ForcedSet:
+    """The forced set a path resolves from the uids it read, through its lookups."""
+    snippets = LOOKUPS[lookups.snippets](world.snippet_index, snippet_uids)
+    skills = LOOKUPS[lookups.skills](world.skill_index, skill_uids)
+    return ForcedSet(tuple(snippet_uids), snippets, tuple(skill_uids), skills, lookups.snippets, lookups.skills)
+
+
+def resolve_for_composition(world: World, snippet_uids, skill_uids, rules: Rules) -> ForcedSet:
+    """C175.2: the playground send resolves the request's uids through its lookups (:func:`path_lookups`)."""
+    return resolve_on_path(world, snippet_uids, skill_uids, path_lookups(PLAYGROUND_SEND, rules))
 
 
 def is_dry_run(raw: object) -> bool:
@@ -77,9 +109,10 @@ def is_dry_run(raw: object) -> bool:
 
 
 def resolve_on_dequeue(world: World, run: Run, rules: Rules) -> ForcedSet:
-    """C175.4, C175.5: a dequeue is the run's composition: the payload's uids by the queued rule, then the composition lookups."""
+    """C175.4, C175.5: a dequeue is the run's composition: the payload's uids by the queued rule, then the dequeue's lookups."""
     decoded = rules.queued_numbers_decoded
-    return resolve_for_composition(world, read_queued_uids(run.payload_snippets, decoded), read_queued_uids(run.payload_skills, decoded), rules)
+    snippet_uids, skill_uids = read_queued_uids(run.payload_snippets, decoded), read_queued_uids(run.payload_skills, decoded)
+    return resolve_on_path(world, snippet_uids, skill_uids, path_lookups(DEQUEUE, rules))
 
 
 def is_stored_on_suspend(requested, resolved, ops=CONCRETE):
@@ -127,9 +160,7 @@ def resolve_on_resume(world: World, state: object, rules: Rules) -> ForcedSet:
     object_values = rules.suspended_object_values
     snippet_uids = read_suspended_uids(state.get(SNIPPET_KEY), object_values)
     skill_uids = read_suspended_uids(state.get(SKILL_KEY), object_values)
-    snippets = LOOKUPS[rules.resume_snippet_lookup](world.snippet_index, snippet_uids)
-    skills = LOOKUPS[rules.resume_skill_lookup](world.skill_index, skill_uids)
-    return ForcedSet(snippet_uids, snippets, skill_uids, skills, rules.resume_snippet_lookup, rules.resume_skill_lookup)
+    return resolve_on_path(world, snippet_uids, skill_uids, path_lookups(RESUME, rules))
 
 
 def takes_configuration_only_path(forced: ForcedSet) -> bool:

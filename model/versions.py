@@ -1,12 +1,19 @@
-"""The rule versions a scenario may select, each a small difference from its predecessor.
+"""The rule versions a scenario may select, each declared once: its switches and what its ADR says of it.
 
-Each version is its predecessor with the switches its ADR changed, and each
-switch says which ADR changed it and why. ``adr-179`` is the latest ADR text
-and the default; ``nr-llm`` is the code as it stands where it departs from
-that text. ``adr/versions.md`` states every difference in prose.
+Each version is its predecessor with the switches its ADR changed. Its
+:class:`Version` declaration is the one place that names it: the ADR and its
+title, the predecessor's defect it closes, the consequences ``gateproof
+diff`` attributes a difference to, the claims it makes and the versions they
+hold over, and its example scenario. The scenario schema's enum and default,
+``rules --versions``, diff's order, ``adr/versions.md``'s table and the
+corpus's version stories are derived from :data:`DECLARATIONS`. ``nr-llm``
+is a profile: the code as it stands where it departs from the latest ADR
+text it was written against.
 """
 
 from __future__ import annotations
+
+from typing import Iterator, Mapping
 
 from attrs import evolve, frozen
 
@@ -33,6 +40,8 @@ class Rules:
     records_dropped: bool
     #: C179.2: the playground send records them too.
     playground_records_dropped: bool
+    #: C175.2: the lookup a dequeue resolves forced snippets with (the playground send's is always enabled-only).
+    dequeue_snippet_lookup: str = ENABLED
     #: C144.7: a skill the configuration's relation holds twice is listed once (the code's ObjectStorage).
     attached_skills_once: bool = False
     #: C164.6: a playground uid beyond PHP's integer range that JSON carries as a number wraps modulo 2**64.
@@ -43,6 +52,56 @@ class Rules:
     suspended_object_values: bool = False
     #: C175.4: a queued integer beyond PHP's integer range is a float after json_decode, which the queue's reading drops unrecorded.
     queued_numbers_decoded: bool = False
+
+
+@frozen
+class Consequence:
+    """A difference a version's ADR documents: at these step ops, in these result keys (None: any key)."""
+
+    ops: frozenset
+    keys: frozenset | None
+    text: str
+
+    def covers(self, op: str, keys) -> bool:
+        return op in self.ops and (self.keys is None or set(keys) <= self.keys)
+
+
+@frozen
+class ClaimSpan:
+    """A consequence claim a version's ADR makes, and the versions it is documented to hold over, both ends included.
+
+    ``holds_until`` None: every later ADR version. A claim about one pair of
+    versions ends where a later ADR documents changing what it speaks of, so it
+    does not break every later pair.
+    """
+
+    id: str
+    statement: str
+    holds_from: str
+    holds_until: str | None = None
+
+
+@frozen
+class Version:
+    """One rule version, declared once."""
+
+    rules: Rules
+    adr: str  # "ADR-179", or what the version stands for when no ADR made it
+    title: str  # what changed from its predecessor, as ``rules --versions`` and adr/versions.md say it
+    closes: str = ""  # the predecessor's defect it closes, as its ADR names it
+    consequences: tuple[Consequence, ...] = ()
+    claims: tuple[ClaimSpan, ...] = ()
+    example: str | None = None  # a scenario in examples/ that shows the change
+    example_rules: tuple[str, ...] = ()  # the rule ids the example pins
+    profile_of: str | None = None  # a profile of the code: the ADR version it departs from
+
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+
+def _on(ops: str, text: str, keys: str | None = None) -> Consequence:
+    return Consequence(frozenset(ops.split()), None if keys is None else frozenset(keys.split()), text)
 
 
 PRE_164 = Rules(
@@ -58,43 +117,158 @@ PRE_164 = Rules(
     records_dropped=False,
     playground_records_dropped=False,
 )
-# ADR-164: the forced set binds against the same ceiling at composition.
-ADR_164 = evolve(PRE_164, name="adr-164", gates_forced_sources=True)
-# ADR-165: the forced uids are persisted at suspend and the resume re-gates them,
-# snippets through the active-only lookup, skills through every record sorted by name.
-ADR_165 = evolve(ADR_164, name="adr-165", regates_on_resume=True)
-# ADR-166: a snippet switched off while suspended keeps its class: its text is in the transcript.
-ADR_166 = evolve(ADR_165, name="adr-166", resume_snippet_lookup=EXISTING)
-# ADR-175: skills get the snippet pair: enabled-only to compose, existing on resume, caller's order.
-ADR_175 = evolve(ADR_166, name="adr-175", composition_skill_lookup=ENABLED, resume_skill_lookup=EXISTING)
-# ADR-179: a forced source that did not arrive is recorded on the run, on both composition paths.
-ADR_179 = evolve(ADR_175, name="adr-179", records_dropped=True, playground_records_dropped=True)
-# nr-llm: the code as it stands where it decides otherwise than the ADR text (adr/versions.md).
-NR_LLM = evolve(
-    ADR_179,
-    name="nr-llm",
-    # The playground controller builds its augmentation without the dropped list.
-    playground_records_dropped=False,
-    # LlmConfiguration::$skills is an ObjectStorage: the data mapper's one object per uid is held once.
-    attached_skills_once=True,
-    # The request body is decoded by json_decode, so such a uid is a float, and (int) of a float wraps.
-    request_numbers_wrap=True,
-    # LlmServiceManager reads the metadata key beUser; the user travels as beUserUid.
-    audits_caller_user=False,
-    # json_decode(..., true) makes an object a PHP array, whose values SuspendedRunState::uidsFrom reads.
-    suspended_object_values=True,
-    # AgentRunRequestCodec decodes the payload with json_decode: an integer past 2**63 - 1 is a float, not an int.
-    queued_numbers_decoded=True,
+
+def _then(previous: Version, name: str, adr: str, title: str, changes: dict, **declared) -> Version:
+    """The version ``name``: ``previous`` with the switches its ADR changed."""
+    return Version(evolve(previous.rules, name=name, **changes), adr, title, **declared)
+
+
+_PRE_164 = Version(
+    PRE_164, "before ADR-164",
+    "the starting point: the gate folds the configuration alone; forced skills ignore their switch on the composition paths; "
+    "a suspend stores no forced uids",
+)
+_ADR_164 = _then(
+    _PRE_164, "adr-164", "ADR-164",
+    "a run's forced sources bind against the same ceiling at composition (C164.1); a resume is still judged on the configuration "
+    "alone (C164.7)",
+    {"gates_forced_sources": True},
+    closes="a forced source is shown in the readout but never gated, so a run can force text past the ceiling",
+    consequences=(_on("send dequeue resume", "ADR-164: a run's forced sources bind against the same ceiling as the configuration's own"),),
+    claims=(ClaimSpan("claim.164.unclassified", "an installation that has classified nothing is unaffected", "pre-164"),),
+    example="adr-164-queued-run-binds.json", example_rules=("C164.1", "C175.5"),
+)
+_ADR_165 = _then(
+    _ADR_164, "adr-165", "ADR-165",
+    "a suspend persists the forced uids and a resume re-gates them against the live records, zone and switch (C165.1, C165.3); "
+    "snippets are rebuilt enabled-only, skills by filtering every skill, in name order (C165.6)",
+    {"regates_on_resume": True},
+    closes="a resume is judged on the configuration alone, so a forced source escapes the gate after a suspension",
+    consequences=(
+        _on("suspend", "ADR-165: a suspend persists the forced uids the run is running with", "state"),
+        _on("resume", "ADR-165: a resume re-gates the persisted forced set against the live records, zone and switch"),
+    ),
+    example="adr-165-resume-regates.json", example_rules=("C165.1", "C165.3"),
+)
+_ADR_166 = _then(
+    _ADR_165, "adr-166", "ADR-166",
+    "a resume rebuilds snippets through the existing lookup, so one switched off while the run waited keeps its class (C166.3)",
+    {"resume_snippet_lookup": EXISTING},
+    closes="switching a forced snippet off while its run is suspended removes it from the re-gate, so the resumed send can pass a "
+           "ceiling its text exceeds",
+    consequences=(_on("resume", "ADR-166: a snippet switched off while the run waited keeps its class on resume"),),
+    example="adr-166-deactivation-keeps-the-class.json", example_rules=("C166.3",),
+)
+_ADR_175 = _then(
+    _ADR_166, "adr-175", "ADR-175",
+    "forced skills get the snippet pair: enabled-only on both composition paths (C175.2), existing on resume, in the caller's order "
+    "(C175.3)",
+    {"composition_skill_lookup": ENABLED, "resume_skill_lookup": EXISTING},
+    closes="a forced skill disabled between enqueue and start still enters the run while the identical snippet is dropped, and a "
+           "resume orders forced skills by name, so a tie between two equally classified skills names one before the suspension "
+           "and the other after it",
+    consequences=(
+        _on("send readout dequeue", "ADR-175: a disabled forced skill no longer enters a prompt composed now"),
+        _on("resume", "ADR-175: a resume rebuilds forced skills as the caller listed them (order and duplicates), so a tie names the "
+                      "same source"),
+    ),
+    claims=(
+        ClaimSpan("claim.175.forces-nothing", "a run that forces nothing gets exactly the pre-164 answer", "pre-164"),
+        ClaimSpan("claim.175.same-name", "the name a refusal gives is the same before and after a suspension", "adr-175"),
+    ),
+    example="adr-175-tie-names-one-source.json", example_rules=("C175.3",),
+)
+_ADR_179 = _then(
+    _ADR_175, "adr-179", "ADR-179",
+    "a forced source that did not arrive is recorded on the run, on the dequeue and on the playground send (C179.1, C179.2)",
+    {"records_dropped": True, "playground_records_dropped": True},
+    closes="a forced source that falls out before a run starts does so silently",
+    consequences=(_on("send dequeue", "ADR-179: a forced source that did not arrive is recorded on the run", "dropped"),),
+    claims=(ClaimSpan("claim.179.same-sources", "which sources enter a run does not change, only what is said about it", "adr-175",
+                       "adr-179"),),
+    example="adr-179-dropped-sources-recorded.json", example_rules=("C179.1", "C179.2"),
+)
+_NR_LLM = _then(
+    _ADR_179, "nr-llm", "the nr-llm code",
+    "adr-179 as the nr-llm code stands (adr/versions.md, The nr-llm profile): the playground send records no dropped sources",
+    {
+        # The playground controller builds its augmentation without the dropped list.
+        "playground_records_dropped": False,
+        # LlmConfiguration::$skills is an ObjectStorage: the data mapper's one object per uid is held once.
+        "attached_skills_once": True,
+        # The request body is decoded by json_decode, so such a uid is a float, and (int) of a float wraps.
+        "request_numbers_wrap": True,
+        # LlmServiceManager reads the metadata key beUser; the user travels as beUserUid.
+        "audits_caller_user": False,
+        # json_decode(..., true) makes an object a PHP array, whose values SuspendedRunState::uidsFrom reads.
+        "suspended_object_values": True,
+        # AgentRunRequestCodec decodes the payload with json_decode: an integer past 2**63 - 1 is a float, not an int.
+        "queued_numbers_decoded": True,
+    },
+    consequences=(_on("send", "nr-llm appendix: the playground send records no dropped sources", "dropped"),),
+    profile_of="adr-179",
 )
 
-LATEST = ADR_179
+#: Every version, in the order the ADRs were written, then the code's profile. The last ADR version is the default.
+DECLARATIONS: tuple[Version, ...] = (_PRE_164, _ADR_164, _ADR_165, _ADR_166, _ADR_175, _ADR_179, _NR_LLM)
 
-#: Every version in the order the ADRs were written, then the code's profile.
-VERSIONS: dict[str, Rules] = {r.name: r for r in (PRE_164, ADR_164, ADR_165, ADR_166, ADR_175, ADR_179, NR_LLM)}
 
-#: The ADR versions in order; each one's predecessor is the one before it.
-ADR_SEQUENCE: tuple[str, ...] = ("pre-164", "adr-164", "adr-165", "adr-166", "adr-175", "adr-179")
+def declarations() -> tuple[Version, ...]:
+    """Every declared version, as :data:`DECLARATIONS` stands when asked (a version declared in memory by a test included)."""
+    return DECLARATIONS
 
+
+def adr_versions(declarations=None) -> tuple[Version, ...]:
+    """The ADR versions in order, each one's predecessor the one before it: every declaration that is no profile."""
+    return tuple(d for d in (DECLARATIONS if declarations is None else declarations) if d.profile_of is None)
+
+
+def latest(declarations=None) -> Version:
+    """The latest ADR version: the default of a scenario that names none."""
+    return adr_versions(declarations)[-1]
+
+
+def default_version() -> str:
+    return latest().name
+
+
+def declared(name: str) -> Version:
+    """The declaration of the version named ``name``; KeyError for an unknown one."""
+    for declaration in DECLARATIONS:
+        if declaration.name == name:
+            return declaration
+    raise KeyError(name)
+
+
+def predecessor(name: str) -> Version | None:
+    """The version ``name`` differs from: the ADR version before it, or the one a profile departs from."""
+    declaration = declared(name)
+    if declaration.profile_of is not None:
+        return declared(declaration.profile_of)
+    sequence = [d.name for d in adr_versions()]
+    position = sequence.index(name)
+    return declared(sequence[position - 1]) if position else None
+
+
+class _Declared(Mapping):
+    """Every declared version's rules by name, read from :data:`DECLARATIONS` as it stands (a version added to it is found)."""
+
+    def __getitem__(self, name: str) -> Rules:
+        return declared(name).rules
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([d.name for d in DECLARATIONS])
+
+    def __len__(self) -> int:
+        return len(DECLARATIONS)
+
+
+#: Every version's rules by name, in declaration order.
+VERSIONS: Mapping[str, Rules] = _Declared()
+
+#: The shipped versions, for the code that names one of them on purpose.
+LATEST = latest().rules
+ADR_SEQUENCE: tuple[str, ...] = tuple(d.name for d in adr_versions())
 DEFAULT_VERSION = LATEST.name
 
 

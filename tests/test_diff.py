@@ -5,19 +5,23 @@ import re
 import shlex
 from pathlib import Path
 
+import attrs
 import jsonschema_rs
 import pytest
 from click.testing import CliRunner
 
-from gateproof.conformance.diff import search as diff_module
-from gateproof.conformance.diff.claims import CLAIMS, check_claim
+from gateproof.conformance.diff.claims import check_claim, declared_claims
 from gateproof.conformance.cli import main
+from gateproof.conformance.cli import diff as diff_command
 from gateproof.conformance.cli.diff import unexpected_count
+from gateproof.conformance.proofs.engine import PROVED
+from gateproof.conformance.proofs.equivalence import SUBJECTS, Comparison
 from gateproof.conformance.program import program
 from gateproof.conformance.diff.search import documented_consequence, forced_source_count, search_differences
+from gateproof.model import versions
 from gateproof.model.scenario import read_scenario
 
-SAME_NAME = next(c for c in CLAIMS if c.id == "claim.175.same-name")
+SAME_NAME = next(c for c in declared_claims() if c.id == "claim.175.same-name")
 SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "conformance" / "schema" / "diff-report.schema.json").read_text())
 
 
@@ -104,7 +108,8 @@ def test_values_are_printed_in_full(tmp_path):
 
 def test_an_unexpected_difference_exits_1(tmp_path, monkeypatch):
     """With ADR-179's consequence taken out of what is documented, the dropped record it adds is unexpected: CI sees exit status 1."""
-    monkeypatch.setitem(diff_module.DOCUMENTED, "adr-179", [])
+    bare = [attrs.evolve(d, consequences=()) if d.name == "adr-179" else d for d in versions.DECLARATIONS]
+    monkeypatch.setattr(versions, "DECLARATIONS", tuple(bare))
     result = run_diff("--from", "adr-175", "--to", "adr-179", "--no-claims", "--examples", "100", "--limit", "1", "--out", str(tmp_path))
     assert result.exit_code == 1, result.output
     assert "UNEXPECTED: no ADR documents this difference" in result.stdout
@@ -113,8 +118,24 @@ def test_an_unexpected_difference_exits_1(tmp_path, monkeypatch):
 
 def test_a_claim_found_otherwise_than_documented_counts_as_unexpected():
     claim = {"status": "held", "expected": "broken"}
-    assert unexpected_count({"differences": [{"expected": True}], "claims": [claim, {"status": "broken", "expected": "broken"}]}) == 1
-    assert unexpected_count({"differences": [{"expected": False}, {"expected": True}], "claims": []}) == 1
+    assert unexpected_count({"differences": [{"expected": True}], "claims": [claim, {"status": "broken", "expected": "broken"}], "proofs": []}) == 1
+    assert unexpected_count({"differences": [{"expected": False}, {"expected": True}], "claims": [], "proofs": [{"result": "alike"}]}) == 1
+
+
+def test_diff_never_prints_alike_beside_a_decision_difference_its_search_found(tmp_path, monkeypatch):
+    """A z3 side that departs from the model (here: one that finds every pair alike) is reported as inconsistent, exit status 1."""
+    def always_alike(left, right, bound, timeout_seconds=None):
+        return iter([Comparison(subjects, left, right, bound, PROVED, 0.0) for subjects in SUBJECTS])
+
+    monkeypatch.setattr(diff_command, "each_comparison", always_alike)
+    arguments = ["--from", "adr-166", "--to", "adr-175", "--no-claims", "--examples", "300", "--limit", "3", "--out", str(tmp_path)]
+    text, report = run_diff(*arguments), json.loads(run_diff(*arguments, "--json").stdout)
+    assert text.exit_code == 1, text.output
+    proofs = {proof["subjects"]: proof for proof in report["proofs"]}
+    assert proofs["playground send"]["result"] == "inconsistent" and "departs from the model" in proofs["playground send"]["reason"]
+    shown = " ".join(text.stdout.split())
+    assert "alike for every playground send" not in shown and "INCONSISTENT for every playground send" in shown
+    assert report["unexpected"] >= 1
 
 
 def test_the_help_documents_the_exit_statuses():

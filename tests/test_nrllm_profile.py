@@ -1,4 +1,4 @@
-"""The six places the nr-llm profile follows the code rather than the ADR text, each pinned against the latest ADR version.
+"""The six places the nr-llm profile follows the code rather than the ADR text, each pinned against the ADR version it profiles.
 
 Every expected value is derived in the test from the rule it pins
 (adr/versions.md names each difference and where the code makes it).
@@ -10,9 +10,12 @@ import pytest
 
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 from gateproof.model.uids import read_request_uids
+from gateproof.model.versions import declared
 from support import results, scenario, send, skill, snippet, world
 
-LATEST, CODE = "adr-179", "nr-llm"
+CODE = "nr-llm"
+#: The ADR version the profile departs from, as declared.
+LATEST = declared(CODE).profile_of
 
 
 def sources_of(result: dict) -> list[str]:

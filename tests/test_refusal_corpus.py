@@ -157,7 +157,7 @@ SCHEMA_KEYWORD_CASES = {
     "uniqueItems": ("refusal.S001.1.unique-items", "$.world.cases[0].assignees", "holds one item twice"),
 }
 #: Keywords that only shape the schema: no value is refused by one of them itself.
-STRUCTURE = {"$schema", "$id", "$ref", "$defs", "title", "description", "properties", "items", "allOf", "if", "then", "else"}
+STRUCTURE = {"$schema", "$id", "$ref", "$defs", "title", "description", "default", "properties", "items", "allOf", "if", "then", "else"}
 
 
 def schema_keywords(node: object) -> set[str]:

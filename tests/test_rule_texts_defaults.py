@@ -17,6 +17,7 @@ import copy
 import pytest
 
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
+from gateproof.model.versions import DEFAULT_VERSION
 
 SECRET = "secretAdjacent"
 ABSENT = object()
@@ -102,7 +103,7 @@ CEILING_ROWS = [
     ("S001.7", "resume.with_input", ceiling(*RUN, {"op": "suspend", "run": "r"}, {"op": "resume", "run": "r"}, zone="local"),
      ("steps", 3, "with_input"), False, True),
     ("S001.7", "set_enforcement.value", ceiling({"op": "set_enforcement"}, FORCED_SNIPPET, enforcement="observe"), ("steps", 0, "value"), None, "observe"),
-    ("S001.7", "document.rules", ceiling(FORCED_SNIPPET), ("rules",), "adr-179", "pre-164"),
+    ("S001.7", "document.rules", ceiling(FORCED_SNIPPET), ("rules",), DEFAULT_VERSION, "pre-164"),
     ("S001.7", "document.kind", ceiling(FORCED_SNIPPET), ("kind",), "ceiling", "gateway"),
 ]
 

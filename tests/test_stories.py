@@ -2,11 +2,11 @@
 
 import pytest
 
-from gateproof.conformance.diff.claims import CLAIMS
+from gateproof.conformance.diff.claims import declared_claims
 from gateproof.conformance.generation.stories import StoryKind, fits, story_document
 from gateproof.model.scenario import read_scenario
 
-KINDS = [StoryKind(), *(claim.stories for claim in CLAIMS)]
+KINDS = [StoryKind(), *(claim.stories for claim in declared_claims())]
 
 
 @pytest.mark.parametrize("kind", KINDS, ids=repr)

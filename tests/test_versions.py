@@ -1,49 +1,52 @@
-"""The rule versions: each its predecessor plus the switches its ADR changed."""
+"""The rule versions: each declared once, its predecessor plus the switches its ADR changed, and every derived file as declared."""
 
-import attrs
+from pathlib import Path
+
 import pytest
 
-from gateproof.model.versions import ADR_SEQUENCE, DEFAULT_VERSION, VERSIONS, Rules
+from gateproof.conformance.corpus.declared import changed_switches, derived_files
+from gateproof.conformance.diff.claims import CHECKS, declared_claims
+from gateproof.conformance.diff.search import diff_order
+from gateproof.conformance.harness.protocol import CEILING_DEFAULT
+from gateproof.model.scenario.schema import schema
+from gateproof.model.versions import ADR_SEQUENCE, DECLARATIONS, DEFAULT_VERSION, VERSIONS, adr_versions, declared, latest
 
-#: The switches each version changed, relative to its predecessor.
-CHANGED = {
-    "adr-164": {"gates_forced_sources"},
-    "adr-165": {"regates_on_resume"},
-    "adr-166": {"resume_snippet_lookup"},
-    "adr-175": {"composition_skill_lookup", "resume_skill_lookup"},
-    "adr-179": {"records_dropped", "playground_records_dropped"},
-}
-
-
-def switches(rules: Rules) -> dict:
-    return {k: v for k, v in attrs.asdict(rules).items() if k != "name"}
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+#: The switches in which the code departs from the ADR text (adr/versions.md, The nr-llm profile): no ADR version takes one.
+DEPARTURES = ("attached_skills_once", "request_numbers_wrap", "suspended_object_values", "queued_numbers_decoded")
 
 
-def changed(older: str, newer: str) -> set:
-    a, b = switches(VERSIONS[older]), switches(VERSIONS[newer])
-    return {k for k in a if a[k] != b[k]}
-
-
-@pytest.mark.parametrize("older, newer", list(zip(ADR_SEQUENCE, ADR_SEQUENCE[1:])))
-def test_each_version_changes_only_the_switches_its_adr_changed(older, newer):
-    assert changed(older, newer) == CHANGED[newer]
-
-
-def test_the_nr_llm_profile_departs_from_179_exactly_where_the_code_does():
-    assert changed("adr-179", "nr-llm") == {
-        "playground_records_dropped", "attached_skills_once", "request_numbers_wrap", "audits_caller_user", "suspended_object_values",
-        "queued_numbers_decoded",
-    }
+@pytest.mark.parametrize("version", [d.name for d in adr_versions()[1:]])
+def test_each_adr_version_changes_a_switch_and_says_what_it_closes_and_shows_it(version):
+    declaration = declared(version)
+    assert changed_switches(declaration) and declaration.closes and declaration.consequences
+    assert declaration.example is not None and (EXAMPLES / declaration.example).is_file() and declaration.example_rules
 
 
 @pytest.mark.parametrize("version", ADR_SEQUENCE)
 def test_no_adr_version_takes_a_departure_of_the_code(version):
     rules = VERSIONS[version]
-    assert rules.audits_caller_user and not (rules.attached_skills_once or rules.request_numbers_wrap or rules.suspended_object_values
-                                             or rules.queued_numbers_decoded)
+    assert rules.audits_caller_user and not any(getattr(rules, switch) for switch in DEPARTURES)
 
 
-def test_the_latest_adr_is_the_default_and_every_version_is_named_by_itself():
-    assert DEFAULT_VERSION == "adr-179"
+def test_the_nr_llm_profile_departs_from_the_version_it_profiles_exactly_where_the_code_does():
+    assert set(changed_switches(declared("nr-llm"))) == {"playground_records_dropped", "audits_caller_user", *DEPARTURES}
+
+
+def test_the_latest_adr_is_the_default_everywhere_and_every_version_is_named_by_itself():
+    assert DEFAULT_VERSION == latest().name == CEILING_DEFAULT == schema("scenario")["$defs"]["rules"]["default"]
     assert all(rules.name == name for name, rules in VERSIONS.items())
-    assert list(VERSIONS) == list(ADR_SEQUENCE) + ["nr-llm"]
+    assert list(VERSIONS) == [d.name for d in DECLARATIONS] == diff_order() == list(schema("scenario")["$defs"]["rules"]["enum"])
+
+
+def test_every_declared_claim_is_checked_and_every_check_is_declared():
+    assert {claim.id for claim in declared_claims()} == set(CHECKS)
+    for claim in declared_claims():
+        assert claim.holds_over(claim.span.holds_from) and (claim.span.holds_until is None or claim.holds_over(claim.span.holds_until))
+
+
+@pytest.mark.parametrize("path", ["model/schema/scenario.schema.json", "adr/versions.md"])
+def test_each_file_derived_from_the_declarations_is_as_they_give_it(path):
+    """``gateproof corpus build`` writes them; a declaration changed without it fails here."""
+    assert (ROOT / path).read_text(encoding="utf-8") == derived_files(lambda name: (ROOT / name).read_text(encoding="utf-8"))[path]

@@ -1,8 +1,11 @@
 """``gateproof diff``: where two rule versions part, as shrunk stories and the ADRs' own claims.
 
-Results are printed as they come (proofs, then the search, then the
-claims), progress goes to stderr, and the exit status says whether anything
-was unexpected.
+The proofs and the search run first and are printed together, so that a
+proof of "alike" is never printed beside a decision difference the search
+found at a step the proof speaks of: that is reported as an inconsistency
+(the proofs' encoding departs from the model) instead. The claims are
+printed as they come; progress goes to stderr, and the exit status says
+whether anything was unexpected or inconsistent.
 """
 
 from __future__ import annotations
@@ -81,12 +84,43 @@ def _claim_report(check: ClaimCheck, path: str | None) -> dict:
 
 
 def unexpected_count(report: dict) -> int:
-    """Differences no ADR documents, and claims found otherwise than their ADRs say."""
-    return sum(not d["expected"] for d in report["differences"]) + sum(c["status"] != c["expected"] for c in report["claims"])
+    """Differences no ADR documents, claims found otherwise than their ADRs say, and proofs the search contradicts."""
+    return (sum(not d["expected"] for d in report["differences"]) + sum(c["status"] != c["expected"] for c in report["claims"])
+            + sum(p["result"] == INCONSISTENT for p in report["proofs"]))
+
+
+#: The keys of a step's result the proofs decide (``catalog.same_decision``), and the ops each kind of subject speaks of (the
+#: gate over resolved sources speaks of no step alone: a step's sources are resolved first).
+PROVED_KEYS = {"declared_class", "source", "decision", "sent"}
+PROVED_OPS = {"playground send": {"send"}, "run story": {"dequeue", "resume"}}
+INCONSISTENT = "inconsistent"
+
+
+def contradicted(proof: dict, differences: list[dict]) -> dict | None:
+    """The first difference the search found that a proof of "alike" denies: one in a decided key at a step the proof speaks of."""
+    if proof["result"] != "alike":
+        return None
+    ops = PROVED_OPS.get(proof["subjects"], set())
+    return next((d for d in differences if d["op"] in ops and PROVED_KEYS & set(d["keys"])), None)
+
+
+def checked_against_search(proofs: list[dict], differences: list[dict]) -> list[dict]:
+    """The proofs, each "alike" the search contradicts turned into an inconsistency that names the difference."""
+    checked = []
+    for proof in proofs:
+        difference = contradicted(proof, differences)
+        if difference is not None:
+            proof = {**proof, "result": INCONSISTENT, "reason": (
+                f"z3 found no story here on which the two decide otherwise, but the search found step {difference['step']} "
+                f"({difference['op']}) of {difference['file']} decided otherwise in {', '.join(sorted(PROVED_KEYS & set(difference['keys'])))}: "
+                "the proofs' encoding departs from the model")}
+        checked.append(proof)
+    return checked
 
 
 EPILOG = ("Exit status: 0 when every difference found is one an ADR documents and every claim is as its ADR says; "
-          "1 when any result is UNEXPECTED; 2 for bad options or an output folder that cannot be created.")
+          "1 when any result is UNEXPECTED or a proof of alike is contradicted by a difference the search found (INCONSISTENT); "
+          "2 for bad options or an output folder that cannot be created.")
 
 
 @click.command(epilog=EPILOG)
@@ -121,9 +155,12 @@ def diff(left: str, right: str, out: str, examples: int, limit: int, seed: int, 
     report = {"gateproof": FORMAT_VERSION, "from": left, "to": right, "bound": bound, "examples": examples, "seed": seed}
     started = time.monotonic()
     with Progress("diff", quiet, verbose) as progress:
+        proofs = _proofs(left, right, bound, directory, progress)
+        report["differences"], report["search_seconds"] = _search(left, right, examples, limit, seed, directory, progress)
+        report["proofs"] = checked_against_search(proofs, report["differences"])
         emit([f"gateproof diff --from {left} --to {right}", "", "decisions (declared class, named source, decision, sent), proved with z3:"])
-        report["proofs"] = _proofs(left, right, bound, directory, progress, emit)
-        report["differences"], report["search_seconds"] = _search(left, right, examples, limit, seed, directory, progress, emit)
+        emit([line for proof in report["proofs"] for line in proof_lines(proof)])
+        emit(search_lines(report, left, right, limit, examples))
         report["claims"] = [] if no_claims else _claims(left, right, max(examples, 1000), seed, directory, progress, emit)
     report["seconds"] = round(time.monotonic() - started, 2)
     report["unexpected"] = unexpected_count(report)
@@ -134,7 +171,7 @@ def diff(left: str, right: str, out: str, examples: int, limit: int, seed: int, 
     sys.exit(1 if report["unexpected"] else 0)
 
 
-def _proofs(left, right, bound, directory, progress, emit) -> list[dict]:
+def _proofs(left, right, bound, directory, progress) -> list[dict]:
     progress.stage(f"proving {left} and {right} alike with z3", total=len(SUBJECTS))
     proofs = []
     for comparison in each_comparison(left, right, bound):
@@ -142,24 +179,26 @@ def _proofs(left, right, bound, directory, progress, emit) -> list[dict]:
         files = [_write(directory, f"{stem}-{number}.json", document) for number, document in enumerate(comparison.documents, 1)]
         proofs.append(_proof_report(comparison, files, right))
         progress.advance()
-        progress.line(f"{comparison.subjects.domain.name}: {proofs[-1]['result']} ({proofs[-1]['seconds']}s)")
-        emit(proof_lines(proofs[-1]))
+        progress.line(f"{comparison.subjects.domain.name}: z3 says {proofs[-1]['result']} ({proofs[-1]['seconds']}s), to be checked against the search")
     return proofs
 
 
-def _search(left, right, examples, limit, seed, directory, progress, emit) -> tuple[list[dict], float]:
+def search_lines(report: dict, left: str, right: str, limit: int, examples: int) -> list[str]:
+    found, searched = report["differences"], report["search_seconds"]
+    lines = ["", f"search: up to {limit} difference(s) in every key of the outcome, {examples} stories a search:"]
+    lines += [line for entry in found for line in difference_lines(entry, left, right)]
+    return lines + ["", f"  {len(found)} difference(s) found in {searched}s" if found else f"  no story found on which the two versions decide differently ({searched}s)"]
+
+
+def _search(left, right, examples, limit, seed, directory, progress) -> tuple[list[dict], float]:
     progress.stage(f"searching for stories {left} and {right} decide differently: stories run")
-    emit(["", f"search: up to {limit} difference(s) in every key of the outcome, {examples} stories a search:"])
     started, found = time.monotonic(), []
     for number, difference in enumerate(each_difference(left, right, examples, limit, seed, on_story=progress.advance), 1):
         what = difference.consequence or "unexpected: no ADR documents this difference"
         document = replayable(difference.scenario, left, f"{left} and {right} differ at step {difference.step} ({difference.op}): {what}")
         found.append(_difference_report(difference, _write(directory, f"difference-{number}.json", document), left, right))
         progress.line(f"difference {number} at step {difference.step} ({difference.op}), after {found[-1]['found_after_seconds']}s")
-        emit(difference_lines(found[-1], left, right))
-    searched = round(time.monotonic() - started, 2)
-    emit(["", f"  {len(found)} difference(s) found in {searched}s" if found else f"  no story found on which the two versions decide differently ({searched}s)"])
-    return found, searched
+    return found, round(time.monotonic() - started, 2)
 
 
 def _claims(left, right, examples, seed, directory, progress, emit) -> list[dict]:

@@ -15,7 +15,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from gateproof.model.versions import DEFAULT_VERSION
+from gateproof.model.versions import default_version
 
 from ..program import command
 from .options import VERSIONS_COMMAND, RuleName, Seconds, out_option, verbosity_options
@@ -103,7 +103,7 @@ def _print_table(results: list[Result], documents: list[dict], rules: str, bound
 
 
 @click.command()
-@click.option("--rules", "rules", type=RuleName(rule_names, "a rule version or wrong variant the proofs know"), default=DEFAULT_VERSION, show_default=True,
+@click.option("--rules", "rules", type=RuleName(rule_names, "a rule version or wrong variant the proofs know"), default=default_version, show_default="the latest ADR version",
               help=f"A rule version of the model, or a deliberately wrong variant (wrong:...) ({VERSIONS_COMMAND} lists them; prove takes those marked *).")
 @click.option("--bound", type=click.IntRange(1, MAX_BOUND), default=8, show_default=True,
               help="The most sources and fallbacks of a send, forced records of each kind in a run story, fields of a call.")

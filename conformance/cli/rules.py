@@ -12,14 +12,13 @@ import textwrap
 
 import click
 
-from ..explanation.adr_entries import Entry, adr_entries, version_lines
+from ..explanation.adr_entries import Entry, adr_entries
 from .options import USAGE_ERROR, unknown_name_message
 
 WIDTH = 100
 
-#: The versions adr/versions.md's table leaves out: the code's profile, and the gateway's versions as adr/gateway.md introduces them.
-OTHER_VERSION_LINES = [
-    ("nr-llm", "adr-179 as the nr-llm code stands (adr/versions.md, The nr-llm profile): the playground send records no dropped sources"),
+#: The gateway's versions, as adr/gateway.md introduces them.
+GATEWAY_VERSION_LINES = [
     ("lab-001", "the tool-call gateway as the lab shipped it (rules G001.*)"),
     ("lab-001+next", "lab-001 with the checks the lab listed as next steps (rules G002.*)"),
 ]
@@ -55,10 +54,10 @@ def listing() -> str:
 def versions_text() -> str:
     from ..proofs.replay import DECIDABLE_VARIANTS, WRONG_VARIANTS
 
-    from gateproof.model.versions import DEFAULT_VERSION, VERSIONS
+    from gateproof.model.versions import declarations, default_version
 
-    rows = version_lines(VERSIONS) + OTHER_VERSION_LINES
-    rows = [(name, f"(default) {what}" if name in (DEFAULT_VERSION, "lab-001") else what) for name, what in rows]
+    rows = [(declaration.name, declaration.title) for declaration in declarations()] + GATEWAY_VERSION_LINES
+    rows = [(name, f"(default) {what}" if name in (default_version(), "lab-001") else what) for name, what in rows]
     width = max(len(name) for name, _ in rows)
     lines = ["rule versions (a scenario's \"rules\"; --rules of decide, explain, prove, diff):"]
     lines += [line for name, what in rows for line in wrapped_row(name, what, width)]

@@ -21,7 +21,7 @@ import json
 import sys
 from pathlib import Path
 
-from gateproof.model.versions import LATEST
+from gateproof.model.versions import declarations, default_version, predecessor
 
 from .boundary import decision as boundary_decision
 from .boundary import lifecycle as boundary_lifecycle
@@ -31,6 +31,7 @@ from . import attacks as gateway_corpus
 from . import changes, large_tables, readings
 from .cases import CorpusError, case, send, snippet, with_expected, world
 from .checkout import USAGE_ERROR, refuse_outside_checkout
+from .declared import derived_files
 from .refusals import REFUSALS_FILE, refusal_family
 from ..harness.documents import dumps_pretty
 
@@ -114,24 +115,20 @@ def ceiling_cases() -> list[dict]:
 
 
 def lifecycle_cases() -> list[dict]:
-    """Each ADR's story under its own version, under the version before it, and under the latest rules; then the boundary pairs.
+    """Each declared version's example under its own version, under its predecessor, and under the latest rules; then the boundary pairs.
 
     The latest-rules case pins what every later ADR kept of the story, so an
     implementation that claims only the latest rules is still held to it.
     """
-    stories = [
-        ("164", "adr-164-queued-run-binds.json", ["C164.1", "C175.5"], "pre-164"),
-        ("165", "adr-165-resume-regates.json", ["C165.1", "C165.3"], "adr-164"),
-        ("166", "adr-166-deactivation-keeps-the-class.json", ["C166.3"], "adr-165"),
-        ("175", "adr-175-tie-names-one-source.json", ["C175.3"], "adr-166"),
-        ("179", "adr-179-dropped-sources-recorded.json", ["C179.1", "C179.2"], "adr-175"),
-    ]
-    cases = []
-    for number, file_name, rules, before in stories:
-        cases.append(example(f"lifecycle.adr-{number}", file_name, rules))
-        cases.append(example(f"lifecycle.adr-{number}.under-{before}", file_name, rules, before))
-        if f"adr-{number}" != LATEST.name:
-            cases.append(example(f"lifecycle.adr-{number}.under-latest", file_name, rules, LATEST.name))
+    cases, latest = [], default_version()
+    for version in declarations():
+        if version.example is None:
+            continue
+        rules, before = list(version.example_rules), predecessor(version.name).name
+        cases.append(example(f"lifecycle.{version.name}", version.example, rules))
+        cases.append(example(f"lifecycle.{version.name}.under-{before}", version.example, rules, before))
+        if version.name != latest:
+            cases.append(example(f"lifecycle.{version.name}.under-latest", version.example, rules, latest))
     waited_for_input = [{"op": "queue", "run": "r", "configuration": "c"}, {"op": "dequeue", "run": "r"},
                         {"op": "suspend", "run": "r", "reason": "input"}, {"op": "resume", "run": "r"}]
     cases.append(case("lifecycle.resume.with-input-left-out", "A resume that leaves with_input out resumes without input, "
@@ -176,12 +173,21 @@ def build(root: Path = CORPUS_ROOT) -> list[Path]:
     return written
 
 
+def write_derived(repository: Path) -> list[Path]:
+    """Rewrite the files derived from the rule versions' declarations (``corpus.declared``); the paths."""
+    texts = derived_files(lambda name: (repository / name).read_text(encoding="utf-8"))
+    for name, text in texts.items():
+        (repository / name).write_text(text, encoding="utf-8")
+    return [repository / name for name in texts]
+
+
 def rebuild(command: str, root: Path = CORPUS_ROOT) -> list[Path]:
-    """:func:`build`, for a command run from a checkout: outside one, or for a case the corpus cannot hold, the reason on stderr and exit status 2."""
-    refuse_outside_checkout(command)
+    """:func:`build`, and :func:`write_derived` when it builds the shipped corpus, for a command run from a checkout: outside
+    one, or for a case the corpus cannot hold, the reason on stderr and exit status 2."""
+    repository = refuse_outside_checkout(command)
     try:
-        return build(root)
-    except CorpusError as error:
+        return (write_derived(repository) if root == CORPUS_ROOT else []) + build(root)
+    except (CorpusError, ValueError) as error:
         print(f"gateproof: error: {error}", file=sys.stderr)
         raise SystemExit(USAGE_ERROR) from None
 

@@ -13,8 +13,9 @@ from typing import Callable
 from attrs import frozen
 
 from gateproof.model.scenario import ScenarioError, read_scenario
+from gateproof.model.versions import ClaimSpan, declarations
 
-from .search import ORDER, outcome_under
+from .search import outcome_under, span_words, within
 from ..generation.reducer import reduce
 from ..generation.stories import StoryKind, fits, story_document
 
@@ -41,33 +42,54 @@ def names_across_suspension(outcome: dict) -> bool:
 
 @frozen
 class Claim:
+    """A declared claim (``gateproof.model.versions.ClaimSpan``) with how it is checked."""
+
     id: str
-    adr: str
+    adr: str  # the ADR of the version that declares it
     statement: str
     stories: StoryKind  # the stories the claim is about
     pairwise: bool  # compares --from with --to; otherwise checked under each version alone
     holds: Callable  # (document, version, other) -> bool
-    holds_from: str = "pre-164"  # the first version documented to keep the claim
+    checked_as: str
+    span: ClaimSpan
+
+    @property
+    def holds_from(self) -> str:
+        return self.span.holds_from
+
+    def holds_over(self, version: str) -> bool:
+        """Whether the ADRs document the claim as holding under ``version``."""
+        return within(version, self.span.holds_from, self.span.holds_until)
 
     def applies(self, left: str, right: str) -> bool:
-        return not self.pairwise or ORDER.index(min(left, right, key=ORDER.index)) >= ORDER.index(self.holds_from)
+        """A pairwise claim is about the pairs inside its span only; the others are checked under any version."""
+        return not self.pairwise or (self.holds_over(left) and self.holds_over(right))
 
 
 def _agree(view):
     return lambda document, version, other: view(outcome_under(document, version)) == view(outcome_under(document, other))
 
 
-CLAIMS = (
-    Claim("claim.164.unclassified", "ADR-164, ADR-166, ADR-175", "an installation that has classified nothing is unaffected",
-          StoryKind(classified=False), True, _agree(decisions)),
-    Claim("claim.175.forces-nothing", "ADR-166, ADR-175", "a run that forces nothing gets exactly the pre-164 answer",
-          StoryKind(forcing=False), False, lambda d, version, _: decisions(outcome_under(d, version)) == decisions(outcome_under(d, "pre-164"))),
-    Claim("claim.175.same-name", "ADR-175", "the name a refusal gives is the same before and after a suspension",
-          StoryKind(changing=False, tied_skills=True, observing=True), False,
-          lambda d, version, _: names_across_suspension(outcome_under(d, version)), "adr-175"),
-    Claim("claim.179.same-sources", "ADR-179", "which sources enter a run does not change, only what is said about it",
-          StoryKind(), True, _agree(without_dropped), "adr-175"),
-)
+#: How each declared claim is checked: (stories, pairwise, predicate, what the check is), by claim id.
+CHECKS = {
+    "claim.164.unclassified": (StoryKind(classified=False), True, _agree(decisions),
+                               "the two versions give the same decisions on every story whose records declare no class"),
+    "claim.175.forces-nothing": (StoryKind(forcing=False), False,
+                                 lambda d, version, _: decisions(outcome_under(d, version)) == decisions(outcome_under(d, "pre-164")),
+                                 "under each version, a story that forces nothing gets the decisions `pre-164` gives"),
+    "claim.175.same-name": (StoryKind(changing=False, tied_skills=True, observing=True), False,
+                            lambda d, version, _: names_across_suspension(outcome_under(d, version)),
+                            "under each version, a run suspended and resumed with nothing changed names the same source on resume as "
+                            "at its start"),
+    "claim.179.same-sources": (StoryKind(), True, _agree(without_dropped),
+                               "between two versions of its span, the results are identical once the dropped record is set aside"),
+}
+
+
+def declared_claims() -> tuple[Claim, ...]:
+    """Every claim the version declarations make, each with its check; KeyError for a declared claim nothing checks."""
+    return tuple(Claim(span.id, version.adr, span.statement, *CHECKS[span.id], span)
+                 for version in declarations() for span in version.claims)
 
 
 @frozen
@@ -80,13 +102,13 @@ class ClaimCheck:
     @property
     def expected(self) -> bool:
         """Whether the ADRs document the claim as holding for these versions."""
-        return all(ORDER.index(v) >= ORDER.index(self.claim.holds_from) for v in self.versions)
+        return all(self.claim.holds_over(v) for v in self.versions)
 
     @property
     def documented(self) -> str:
         if self.held or self.expected:
             return ""
-        return f"documented: {self.claim.adr} names this as the defect it closes; it holds from {self.claim.holds_from}"
+        return f"documented: {self.claim.adr} makes this claim for {span_words(self.claim.span)} only"
 
 
 #: Stories a claim's counterexample may be reduced through: each costs a decision under one or two versions.
@@ -123,7 +145,7 @@ def check_claim(claim: Claim, version: str, other: str, examples: int, seed: int
 def claims_to_check(left: str, right: str) -> list[tuple[Claim, str, str]]:
     """Every claim that concerns the two versions, with the versions to check it under: pairwise claims once, the others under each version."""
     checks = []
-    for claim in CLAIMS:
+    for claim in declared_claims():
         if claim.pairwise:
             if claim.applies(left, right):
                 checks.append((claim, left, right))

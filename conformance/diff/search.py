@@ -16,27 +16,10 @@ from typing import Callable, Iterator
 from attrs import frozen
 
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
-from gateproof.model.versions import ADR_SEQUENCE
+from gateproof.model.versions import adr_versions, declarations, declared, predecessor
 
 from ..generation.reducer import reduce
 from ..generation.stories import story_document
-
-#: What each version documents as changing, relative to its predecessor: (ops, keys or None for any) -> consequence.
-DOCUMENTED = {
-    "adr-164": [({"send", "dequeue", "resume"}, None, "ADR-164: a run's forced sources bind against the same ceiling as the configuration's own")],
-    "adr-165": [
-        ({"suspend"}, {"state"}, "ADR-165: a suspend persists the forced uids the run is running with"),
-        ({"resume"}, None, "ADR-165: a resume re-gates the persisted forced set against the live records, zone and switch"),
-    ],
-    "adr-166": [({"resume"}, None, "ADR-166: a snippet switched off while the run waited keeps its class on resume")],
-    "adr-175": [
-        ({"send", "readout", "dequeue"}, None, "ADR-175: a disabled forced skill no longer enters a prompt composed now"),
-        ({"resume"}, None, "ADR-175: a resume rebuilds forced skills as the caller listed them (order and duplicates), so a tie names the same source"),
-    ],
-    "adr-179": [({"send", "dequeue"}, {"dropped"}, "ADR-179: a forced source that did not arrive is recorded on the run")],
-    "nr-llm": [({"send"}, {"dropped"}, "nr-llm appendix: the playground send records no dropped sources")],
-}
-
 
 def outcome_under(document: dict, version: str) -> dict:
     """The outcome of a scenario document run under ``version`` instead of the rules it names."""
@@ -59,22 +42,56 @@ def first_difference(left: dict, right: dict) -> tuple[int, list[str]] | None:
     return None
 
 
-#: Every version in the order its rules were written; nr-llm follows adr-179.
-ORDER = list(ADR_SEQUENCE) + ["nr-llm"]
+def diff_order() -> list[str]:
+    """Every declared version, the ADR versions in the order they were written, then the profiles of the code."""
+    return [d.name for d in adr_versions()] + [d.name for d in declarations() if d.profile_of is not None]
 
 
 def ordered(a: str, b: str) -> tuple[str, str]:
     """The two versions, older first."""
-    return tuple(sorted((a, b), key=ORDER.index))
+    order = diff_order()
+    return tuple(sorted((a, b), key=order.index))
+
+
+def _position(version: str) -> int:
+    """Where a version stands among the ADR versions: a profile stands where the version it departs from does."""
+    declaration = declared(version)
+    return [d.name for d in adr_versions()].index(declaration.profile_of or version)
+
+
+def within(version: str, first: str, last: str | None) -> bool:
+    """Whether ``version`` stands between ``first`` and ``last`` (None: the latest), both included."""
+    return _position(first) <= _position(version) <= (_position(last) if last is not None else len(adr_versions()))
+
+
+def span_words(span) -> str:
+    return f"{span.holds_from} to {span.holds_until}" if span.holds_until else f"{span.holds_from} on"
+
+
+def _lineage(version: str) -> list[str]:
+    """The version, its predecessor, and so on back to the first."""
+    names = []
+    current = declared(version)
+    while current is not None:
+        names.append(current.name)
+        current = predecessor(current.name)
+    return names
+
+
+def between(older: str, newer: str) -> list[str]:
+    """The versions whose changes part the two: each one's line back to the version both come from, in diff order."""
+    left, right = _lineage(older), _lineage(newer)
+    common = next(name for name in left if name in right)
+    apart = left[:left.index(common)] + right[:right.index(common)]
+    return sorted(apart, key=diff_order().index)
 
 
 def documented_consequence(older: str, newer: str, op: str, keys: list[str]) -> str | None:
-    """The consequence a version's ADR documents for a difference at ``op`` in ``keys``; None when none does."""
-    between = ORDER[ORDER.index(older) + 1 : ORDER.index(newer) + 1]
-    for version in between:
-        for ops, allowed, consequence in DOCUMENTED.get(version, ()):
-            if op in ops and (allowed is None or set(keys) <= allowed):
-                return consequence
+    """The consequence a version between the two documents for a difference at ``op`` in ``keys``; None when none does."""
+    for version in between(older, newer):
+        for consequence in declared(version).consequences:
+            if consequence.covers(op, keys):
+                return consequence.text
     return None
 
 

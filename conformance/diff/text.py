@@ -22,6 +22,8 @@ def proof_lines(entry: dict) -> list[str]:
     if entry["result"] == "differ":
         lines = [f"  differ for some {entry['subjects']}, at most {entry['bound']} each; the smallest such story, under each version:"]
         return lines + [command_line(command) for command in entry["replay"]]
+    if entry["result"] == "inconsistent":
+        return [f"  INCONSISTENT for {entry['scope']}: {entry['reason']}"]
     return [f"  unknown for {entry['scope']}: {entry['reason']}"]
 
 

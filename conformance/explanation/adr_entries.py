@@ -70,10 +70,3 @@ def adr_entries() -> dict[str, Entry]:
         for entry in _entries_of(path.name, path.read_text(encoding="utf-8")):
             entries[entry.id] = entry
     return entries
-
-
-def version_lines(versions) -> list[tuple[str, str]]:
-    """(version, what it changed) for each row of adr/versions.md's table that names one of ``versions``."""
-    text = (adr_folder() / "versions.md").read_text(encoding="utf-8")
-    rows = re.findall(r"^\| `(?P<name>[^`]+)`(?: \(default\))? \| (?P<what>[^|]+) \|", text, re.M)
-    return [(name, what.strip()) for name, what in rows if name in versions]

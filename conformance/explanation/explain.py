@@ -12,6 +12,7 @@ from __future__ import annotations
 from attrs import evolve
 
 from gateproof.model.gateway.gate import GATEWAY_VERSIONS
+from gateproof.model.lifecycle import PLAYGROUND_SEND, path_lookups
 from gateproof.model.scenario import read_scenario
 from gateproof.model.scenario.read import Classify, Readout, Scenario, Send
 from gateproof.model.scenario.run import resolve_forced_set, run_step, send_result, trace_send
@@ -22,7 +23,7 @@ from gateproof.model.versions import VERSIONS
 
 from .gate import dropped_applied, fold_applied, gate_applied, sources_applied, tags_applied
 from .gateway import explain_gateway_steps
-from .lifecycle import explain_story_step
+from .lifecycle import explain_story_step, lookup_words
 from .trace import Applied, Explained, ExplainedStep, shown, text_of
 
 
@@ -36,9 +37,9 @@ def _forced_applied(step, trace, rules) -> list[Applied]:
         inputs[kind], result[kind] = raw, kept
     if not lines:
         return []
-    skills = "enabled-only" if rules.composition_skill_lookup == "enabled" else "every undeleted skill (before ADR-175)"
-    return [Applied("forced-set", f"forced set: request uids read as numbers above 0; snippets enabled-only, skills {skills}",
-                    ("C164.6", "C175.2"), lines, inputs, result)]
+    lookups = path_lookups(PLAYGROUND_SEND, rules)
+    return [Applied("forced-set", f"forced set: request uids read as numbers above 0; {lookup_words(lookups)}",
+                    ("C164.6", *lookups.rules), lines, inputs, result)]
 
 
 def explain_send(world, rules, step: Send) -> tuple[str, list[Applied]]:

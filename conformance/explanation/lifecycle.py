@@ -8,7 +8,7 @@ Each function returns the step's heading and the rules it applied.
 from __future__ import annotations
 
 from gateproof.model.enforcement import MISSING
-from gateproof.model.lifecycle import ENDED, ForcedSet, is_dry_run, takes_configuration_only_path
+from gateproof.model.lifecycle import DEQUEUE, ENDED, RESUME, ForcedSet, PathLookups, is_dry_run, path_lookups, takes_configuration_only_path
 from gateproof.model.scenario.read_story import Delete, Dequeue, Queue, Resume, SetEnforcement, Suspend, Update
 from gateproof.model.scenario.run import send_result
 from gateproof.model.scenario.story import Story, story_step, trace_dequeue, trace_resume
@@ -22,6 +22,11 @@ LOOKUP_WORDS = {"enabled": "enabled-only", "existing": "existing (switched off o
 LOOKUP_ORDER = {"enabled": " in the order asked", "existing": " in the order asked", "all by name": ""}
 
 Explained = tuple[str, list[Applied]]
+
+
+def lookup_words(lookups: PathLookups) -> str:
+    """The lookups a path resolves with (``lifecycle.path_lookups``), in words: the model's, never restated here."""
+    return f"snippets {LOOKUP_WORDS[lookups.snippets]}, skills {LOOKUP_WORDS[lookups.skills]}"
 
 
 def forced_set_details(forced: ForcedSet, read_as: str) -> tuple[list[str], dict, dict]:
@@ -73,7 +78,8 @@ def _dequeue(story: Story, step: Dequeue, rules: Rules) -> Explained:
     head = f'dequeue run "{step.run}": its composition  [C175.5]'
     if trace is None:
         return head, [_gone(run)]
-    applied = [forced_applied(trace.forced, "the payload's uids read as positive integers only, through the composition lookups", ("C175.4", "C175.2"))]
+    lookups = path_lookups(DEQUEUE, rules)
+    applied = [forced_applied(trace.forced, f"the payload's uids read as positive integers only; {lookup_words(lookups)}", lookups.rules)]
     if rules.records_dropped:
         applied += dropped_applied(trace) or [Applied("dropped", "every requested source arrived: nothing to record", ("C179.1",), result=[])]
     return head, applied + gate_applied(story.world, trace, send_result(trace, rules, run.be_user, run.uid), rules)
@@ -99,8 +105,9 @@ def _resume(story: Story, step: Resume, rules: Rules) -> Explained:
     if not rules.regates_on_resume:
         applied.append(Applied("configuration-only", f"rules {rules.name}: no forced set was persisted, so the configuration alone is gated", ("C164.7",)))
     else:
-        applied.append(forced_applied(trace.forced, "stored uids read as positive integers or digit strings", ("C165.2", "C166.3", "C175.3"),
-                                      state=run.suspended_state))
+        lookups = path_lookups(RESUME, rules)
+        applied.append(forced_applied(trace.forced, f"stored uids read as positive integers or digit strings; {lookup_words(lookups)}",
+                                      lookups.rules, state=run.suspended_state))
         if takes_configuration_only_path(trace.forced):
             applied.append(Applied("configuration-only", "nothing to rebuild: the configuration-only path", ("C165.5",)))
     applied.append(Applied("dropped", "nothing is recorded as dropped on a resume", ("C179.2",), result=[]))

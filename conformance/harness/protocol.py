@@ -21,7 +21,7 @@ from attrs import field, frozen
 
 from gateproof.model.scenario import ScenarioError
 from gateproof.model.scenario.errors import join_path
-from gateproof.model.scenario.schema import validate
+from gateproof.model.scenario.schema import published_schema, validate
 
 PROTOCOL_VERSION = 1
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema" / "protocol"
@@ -187,10 +187,15 @@ class Errored(Message):
 RunReply = Outcome | Skipped | Errored
 
 
+#: A trust-ceiling scenario's default version as the shipped schema publishes it (written from the declarations), read from
+#: the file rather than the model: a mutant of the model that renames a version must not move what the protocol server
+#: declares it decides.
+CEILING_DEFAULT = published_schema("scenario")["$defs"]["rules"]["default"]
+
+
 def scenario_rules(scenario: dict) -> str:
-    """The rule version a scenario names, or its kind's default (S001.9), written out: a mutant of the model that renames a
-    version must not move what the protocol server declares it decides."""
-    default = "lab-001" if scenario.get("kind") == "gateway" else "adr-179"
+    """The rule version a scenario names, or its kind's default (S001.9)."""
+    default = "lab-001" if scenario.get("kind") == "gateway" else CEILING_DEFAULT
     return scenario.get("rules", default)
 
 

@@ -17,7 +17,7 @@ import pytest
 from attrs import frozen
 
 from gateproof.model.gateway.gate import DEFAULT_GATEWAY_VERSION
-from gateproof.model.versions import DEFAULT_VERSION
+from gateproof.model.versions import default_version
 
 from ..harness.campaign import KINDS, RULES_OF_KIND
 from ..implementations import mcp_bridged
@@ -27,8 +27,9 @@ from .command import CommandRun
 DEFAULT_EXAMPLES = 100
 #: Seconds an implementation given by its command has for each reply, as verify's default --timeout.
 COMMAND_TIMEOUT = 10.0
-#: The rule version tested when gateproof_rules names none: the default of each kind.
-LATEST_OF_KIND = {"ceiling": DEFAULT_VERSION, "gateway": DEFAULT_GATEWAY_VERSION}
+def latest_of_kind(kind: str) -> str:
+    """The rule version tested when gateproof_rules names none: the default of each kind."""
+    return default_version() if kind == "ceiling" else DEFAULT_GATEWAY_VERSION
 
 
 @frozen
@@ -85,7 +86,7 @@ def _rules(config, kinds: tuple[str, ...]) -> tuple[str, ...]:
         if version not in allowed:
             raise pytest.UsageError(
                 f"gateproof_rules: {version!r} is not a rule version of {' or '.join(kinds)}; allowed: {', '.join(allowed)}")
-    return tuple(dict.fromkeys(given)) or tuple(LATEST_OF_KIND[kind] for kind in kinds)
+    return tuple(dict.fromkeys(given)) or tuple(latest_of_kind(kind) for kind in kinds)
 
 
 def _examples(config) -> int:

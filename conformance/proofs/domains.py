@@ -1,4 +1,4 @@
-"""What an invariant speaks about: single sends, run stories or gateway calls.
+"""What an invariant speaks about: single sends, playground sends, run stories or gateway calls.
 
 A domain says how its subjects are judged (on z3 terms or on values), which
 facts every subject satisfies, how a subject becomes scenario documents and
@@ -15,8 +15,8 @@ from attrs import frozen
 from . import decode
 from .gateway_call import lab_reason, verdict_of_reason, well_formed_call
 from .gateway_decode import gateway_documents, gateway_verdicts_of
-from .run_story import judge_story, well_formed_story
-from .run_story_decode import story_documents, story_verdicts_of
+from .run_story import judge_playground_send, judge_story, well_formed_story
+from .run_story_decode import playground_documents, playground_verdicts_of, story_documents, story_verdicts_of
 from .send import well_formed
 
 
@@ -44,4 +44,6 @@ def _judge_call(semantics, call, ops):
 
 SENDS = Domain("send", _judge_send, well_formed, decode.scenario_documents, lambda outcome: [(v,) for v in decode.verdicts_of(outcome)])
 RUN_STORIES = Domain("run story", judge_story, well_formed_story, story_documents, story_verdicts_of)
+#: A run story's records sent once through the playground: its forced sets resolved by the playground's lookups.
+PLAYGROUND_SENDS = Domain("playground send", judge_playground_send, well_formed_story, playground_documents, playground_verdicts_of)
 GATEWAY_CALLS = Domain("gateway call", _judge_call, well_formed_call, gateway_documents, gateway_verdicts_of)

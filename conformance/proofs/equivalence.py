@@ -1,8 +1,10 @@
 """Whether two rule versions decide alike, proved over the proofs' subjects or refuted by a smallest one.
 
-The subjects are those the invariants speak about: any single send of at
-most ``bound`` sources and fallbacks, and any run story (queued, dequeued,
-suspended, resumed) with at most ``bound`` records of each kind. Both
+The subjects are the gate over any ``bound`` resolved sources and
+fallbacks, any playground send of a configuration's sources and up to
+``bound`` forced records of each kind (resolved by the playground's
+lookups), and any run story (queued, dequeued, suspended, resumed) with at
+most ``bound`` records of each kind. Both
 versions judge the same symbolic subject; "alike" is the catalog's own
 :func:`same_decision`: the declared class, the named source, the decision
 and whether the send goes out. What the abstraction leaves out (the record
@@ -21,7 +23,7 @@ from attrs import frozen
 from gateproof.model.symbolic import Z3
 
 from .catalog import same_decision
-from .domains import RUN_STORIES, SENDS, Domain
+from .domains import PLAYGROUND_SENDS, RUN_STORIES, SENDS, Domain
 from .engine import COUNTEREXAMPLE, DEFAULT_TIMEOUT_SECONDS, PROVED, UNKNOWN, concrete_subject, new_solver
 from .replay import semantics_named
 from .run_story import fresh_story
@@ -36,7 +38,9 @@ class Subjects:
 
 
 SUBJECTS = (
-    Subjects(SENDS, fresh_send, "every send of at most {bound} sources and {bound} fallbacks"),
+    Subjects(SENDS, fresh_send, "every gate over at most {bound} resolved sources and {bound} fallbacks"),
+    Subjects(PLAYGROUND_SENDS, fresh_story,
+             "every playground send with at most {bound} configuration sources and {bound} forced records of each kind"),
     Subjects(RUN_STORIES, fresh_story, "every run story with at most {bound} configuration sources and {bound} forced records of each kind"),
 )
 

@@ -5,8 +5,8 @@ forced snippets and ``bound`` forced skills, each with its class, whether
 the run asked for it, its switch when the run starts, and its switch and
 whether it is deleted when the run resumes. :func:`story_sends` turns the
 two gated steps into :class:`~.send.Send` values through the model's own
-lookup filter (``lookups.is_kept_by``), suspend rule
-(``lifecycle.is_stored_on_suspend``) and the rule version's switches, so
+lookups for each path (``lifecycle.path_lookups``), lookup filter
+(``lookups.is_kept_by``) and suspend rule (``lifecycle.is_stored_on_suspend``), so
 the send-level rules, right or wrong, judge them exactly as they judge any
 send. The story machinery around them (parsing uids, storage changes, run
 states) is tied to ``run_scenario`` by the differential test in
@@ -28,7 +28,7 @@ from attrs import frozen
 
 from gateproof.model import lifecycle, lookups
 from gateproof.model.lattice import NO_SOURCE, UNDECLARED
-from gateproof.model.versions import ALL_BY_NAME, ENABLED
+from gateproof.model.versions import ALL_BY_NAME
 from gateproof.model.zones import STRICTEST_ZONE
 
 from .send import HIGHEST_CLASS_RANK, Send, Verdict
@@ -154,28 +154,50 @@ def _send(story: RunStory, snippet_slots, skill_slots) -> tuple[Send, tuple]:
     return Send(ranks, listed, forced, STRICTEST_ZONE.rank, (), (), False), ids
 
 
-def story_sends(story: RunStory, rules, ops) -> tuple[tuple[Send, tuple], tuple[Send, tuple]]:
-    """The composed send and the resumed send, each with the record id of every position.
-
-    C175.2: composition resolves snippets enabled-only and skills by the
-    version's composition lookup. C165.1: a suspend stores the uids that
-    resolved (none before ADR-165). C165.3, C166.3, C175.3: the resume
-    rebuilds each kind from the stored uids through its resume lookup
-    against the records as they are then.
-    """
-    if ALL_BY_NAME in (rules.composition_skill_lookup, rules.resume_snippet_lookup):
-        raise ValueError(f"{rules.name}: only a resume of skills is looked up by name")
+def _composed(story: RunStory, lookups, ops) -> tuple[tuple, tuple]:
+    """The slots of a prompt composed now through ``lookups``: the requested records against their switches at the start."""
     _, own_snippet_ids, skill_ids = story.record_ids()
     snippet_ids = _snippet_ids(story, own_snippet_ids, ops)
     never = tuple(False for _ in range(story.snippets.bound))
-    composed_snippets = _looked_up(story.snippets, story.snippets.requested, ENABLED, never, story.snippets.on_at_start, snippet_ids, ops)
-    composed_skills = _looked_up(
-        story.skills, story.skills.requested, rules.composition_skill_lookup, never, story.skills.on_at_start, skill_ids, ops,
-    )
+    snippets = _looked_up(story.snippets, story.snippets.requested, lookups.snippets, never, story.snippets.on_at_start, snippet_ids, ops)
+    skills = _looked_up(story.skills, story.skills.requested, lookups.skills, never, story.skills.on_at_start, skill_ids, ops)
+    return snippets, skills
+
+
+def _checked(rules, *paths) -> list:
+    """The model's lookups of each path (``lifecycle.path_lookups``); ValueError for one this encoding cannot order."""
+    found = [lifecycle.path_lookups(path, rules) for path in paths]
+    for lookups in found:
+        # Only a resume's skills may come back in name order: the other slots must stay in the caller's order.
+        if ALL_BY_NAME in (lookups.snippets, *(() if lookups.path == lifecycle.RESUME else (lookups.skills,))):
+            raise ValueError(f"{rules.name}: only a resume of skills is looked up by name")
+    return found
+
+
+def playground_send(story: RunStory, rules, ops) -> tuple[Send, tuple]:
+    """The story's records sent once through the playground (C164.6, C175.2): composed through the playground's lookups."""
+    [lookups] = _checked(rules, lifecycle.PLAYGROUND_SEND)
+    snippets, skills = _composed(story, lookups, ops)
+    return _send(story, _deduplicated(story, snippets, ops), skills)
+
+
+def story_sends(story: RunStory, rules, ops) -> tuple[tuple[Send, tuple], tuple[Send, tuple]]:
+    """The dequeued send and the resumed send, each with the record id of every position.
+
+    Each path resolves through the lookups the model names for it
+    (``lifecycle.path_lookups``): the dequeue from the requested uids against
+    the switches at the start, the resume from the uids a suspend stored
+    (C165.1: those that resolved; none before ADR-165) against the records
+    as they are then.
+    """
+    dequeue, resume = _checked(rules, lifecycle.DEQUEUE, lifecycle.RESUME)
+    composed_snippets, composed_skills = _composed(story, dequeue, ops)
+    _, own_snippet_ids, skill_ids = story.record_ids()
+    snippet_ids = _snippet_ids(story, own_snippet_ids, ops)
     resumed = []
     for records, composed, lookup, ids in (
-        (story.snippets, composed_snippets, rules.resume_snippet_lookup, snippet_ids),
-        (story.skills, composed_skills, rules.resume_skill_lookup, skill_ids),
+        (story.snippets, composed_snippets, resume.snippets, snippet_ids),
+        (story.skills, composed_skills, resume.skills, skill_ids),
     ):
         stored = tuple(
             ops.And(rules.regates_on_resume, lifecycle.is_stored_on_suspend(asked, found, ops))
@@ -200,3 +222,9 @@ def named_record(verdict: Verdict, ids: tuple, ops) -> Verdict:
 def judge_story(semantics, story: RunStory, ops) -> tuple[Verdict, Verdict]:
     """The verdicts of the composed and the resumed send, naming record ids."""
     return tuple(named_record(semantics.judge(send, ops), ids, ops) for send, ids in story_sends(story, semantics.rules, ops))
+
+
+def judge_playground_send(semantics, story: RunStory, ops) -> tuple[Verdict]:
+    """The verdict of the story's records sent once through the playground, naming record ids."""
+    send, ids = playground_send(story, semantics.rules, ops)
+    return (named_record(semantics.judge(send, ops), ids, ops),)

@@ -53,7 +53,8 @@ def _changes(records: ForcedRecords, kind: str) -> list[dict]:
     return steps
 
 
-def story_document(title: str, claim: str, semantics, story: RunStory, number: int) -> dict:
+def story_document(title: str, claim: str, semantics, story: RunStory, number: int, playground: bool = False) -> dict:
+    """The story as a scenario: queued, dequeued, suspended, changed, resumed; or, for ``playground``, its records sent once."""
     configuration_ids, snippet_ids, skill_ids = story.record_ids()
     own = [
         {"uid": 1000 + record_id, "identifier": f"configuration-{record_id}", "name": f"configuration-{record_id}",
@@ -69,10 +70,22 @@ def story_document(title: str, claim: str, semantics, story: RunStory, number: i
         under = f"the rules {semantics.name}, which this scenario names, so decide shows it"
     else:
         under = f"the wrong rule {semantics.name} ({semantics.description}); replay it with decide --rules {semantics.name}"
+    steps = [{"op": "send", "configuration": CONFIGURATION, "forced_snippets": requested["snippets"], "forced_skills": requested["skills"]}]
+    if not playground:
+        steps = [
+            {"op": "queue", "run": RUN, "configuration": CONFIGURATION,
+             "forced_snippets": requested["snippets"], "forced_skills": requested["skills"]},
+            {"op": "dequeue", "run": RUN},
+            {"op": "suspend", "run": RUN},
+            *_changes(story.snippets, "snippet"),
+            *_changes(story.skills, "skill"),
+            {"op": "resume", "run": RUN},
+        ]
+    what = "The records are sent once through the playground." if playground else "The dequeue is the run's first send; the resume re-gates it."
     return {
         "gateproof": 1,
-        "id": f"counterexample/{title}/{semantics.name}/story-{number}",
-        "description": f"A counterexample to {title} ({claim}) under {under}. The dequeue is the run's first send; the resume re-gates it.",
+        "id": f"counterexample/{title}/{semantics.name}/{'send' if playground else 'story'}-{number}",
+        "description": f"A counterexample to {title} ({claim}) under {under}. {what}",
         "rules": semantics.document_rules,
         "world": {
             "providers": [{"identifier": "provider", "zone": STRICTEST_ZONE.value}],
@@ -82,20 +95,16 @@ def story_document(title: str, claim: str, semantics, story: RunStory, number: i
             "skills": _forced_records(story.skills, skill_ids, "skill"),
             "enforcement": "observe",
         },
-        "steps": [
-            {"op": "queue", "run": RUN, "configuration": CONFIGURATION,
-             "forced_snippets": requested["snippets"], "forced_skills": requested["skills"]},
-            {"op": "dequeue", "run": RUN},
-            {"op": "suspend", "run": RUN},
-            *_changes(story.snippets, "snippet"),
-            *_changes(story.skills, "skill"),
-            {"op": "resume", "run": RUN},
-        ],
+        "steps": steps,
     }
 
 
 def story_documents(title: str, claim: str, semantics, stories: tuple[RunStory, ...]) -> list[tuple[dict, list[int]]]:
     return [(story_document(title, claim, semantics, story, number + 1), [number]) for number, story in enumerate(stories)]
+
+
+def playground_documents(title: str, claim: str, semantics, stories: tuple[RunStory, ...]) -> list[tuple[dict, list[int]]]:
+    return [(story_document(title, claim, semantics, story, number + 1, True), [number]) for number, story in enumerate(stories)]
 
 
 def _verdict(result: dict) -> Verdict:
@@ -108,6 +117,11 @@ def _verdict(result: dict) -> Verdict:
         kind=DECISION_KINDS.index(result["decision"]),
         sent=result["sent"],
     )
+
+
+def playground_verdicts_of(outcome: dict) -> list[tuple[Verdict]]:
+    """The verdict of the story's one playground send."""
+    return [tuple(_verdict(result) for result in outcome["results"] if result["op"] == "send")]
 
 
 def story_verdicts_of(outcome: dict) -> list[tuple[Verdict, Verdict]]:

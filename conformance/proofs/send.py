@@ -131,6 +131,8 @@ class Semantics:
     gateway_reason: Callable | None = None
     #: Replays a scenario document in place of the model: document -> outcome.
     runner: Callable | None = None
+    #: The version a wrong variant was written against, and is applied on top of: pinned, so a later version leaves it as written.
+    against: str = LATEST.name
 
     @property
     def is_model_version(self) -> bool:
@@ -138,8 +140,8 @@ class Semantics:
 
     @property
     def document_rules(self) -> str:
-        """The rule version a counterexample document names: a wrong variant is applied on top of the latest."""
-        return self.name if self.is_model_version else LATEST.name
+        """The rule version a counterexample document names: a wrong variant is applied on top of the version it was written against."""
+        return self.name if self.is_model_version else self.against
 
     def judge(self, send: Send, ops) -> Verdict:
         """The verdict these rules give ``send``; call inside :meth:`in_force`."""

@@ -16,7 +16,7 @@ from gateproof.model.gate import Decision
 from gateproof.model.ladder import DataClass
 from gateproof.model.lattice import CEILING_RANKS, OBSERVED, PERMITTED, REFUSED, UNDECLARED
 from gateproof.model.scenario import run
-from gateproof.model.versions import ALL_BY_NAME, ENABLED, EXISTING, LATEST
+from gateproof.model.versions import ALL_BY_NAME, ENABLED, EXISTING, VERSIONS
 from gateproof.model.zones import CEILINGS
 
 from .send import WRONG_PREFIX as PREFIX
@@ -104,12 +104,16 @@ def stores_requested_uids(requested, resolved, ops=lattice.CONCRETE):
     return requested
 
 
+#: The version these variants were written against: each breaks or undoes something of it, and is applied on top of
+#: it, so a later version leaves every variant as written (what it refutes included). Move it only with the variants.
+WRITTEN_AGAINST = VERSIONS["adr-179"]
+
 #: C166.3 and C175.3 undone: the resume rebuilds both kinds through the enabled lookup.
-RESUME_ENABLED_ONLY = evolve(LATEST, name=PREFIX + "resume-enabled-only", resume_snippet_lookup=ENABLED, resume_skill_lookup=ENABLED)
+RESUME_ENABLED_ONLY = evolve(WRITTEN_AGAINST, name=PREFIX + "resume-enabled-only", resume_snippet_lookup=ENABLED, resume_skill_lookup=ENABLED)
 
 
 def _variant(name: str, description: str, patches: dict, gated=gated_positions) -> Semantics:
-    return Semantics(PREFIX + name, gated=gated, patches=patches, description=description)
+    return Semantics(PREFIX + name, WRITTEN_AGAINST, gated=gated, patches=patches, description=description, against=WRITTEN_AGAINST.name)
 
 
 WRONG_RULES: dict[str, Semantics] = {
@@ -142,6 +146,7 @@ WRONG_RULES: dict[str, Semantics] = {
         Semantics(
             RESUME_ENABLED_ONLY.name,
             RESUME_ENABLED_ONLY,
+            against=WRITTEN_AGAINST.name,
             description="A resume rebuilds forced snippets and skills enabled-only, so a source switched off while the run waited drops out of the re-gate.",
         ),
     )
@@ -149,11 +154,11 @@ WRONG_RULES: dict[str, Semantics] = {
 
 
 def _undone(name: str, description: str, **switches) -> Semantics:
-    rules = evolve(LATEST, name=PREFIX + name, **switches)
-    return Semantics(rules.name, rules, description=description)
+    rules = evolve(WRITTEN_AGAINST, name=PREFIX + name, **switches)
+    return Semantics(rules.name, rules, description=description, against=WRITTEN_AGAINST.name)
 
 
-#: The latest rules with exactly one ADR's change undone: each documented defect on its own,
+#: The rules written against with exactly one ADR's change undone: each documented defect on its own,
 #: so a counterexample shows that defect and not the later ADRs' other changes.
 UNDONE_ADRS: dict[str, Semantics] = {
     variant.name: variant

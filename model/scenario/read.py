@@ -11,7 +11,7 @@ import orjson
 from ..enforcement import MISSING
 from ..lookups import CASE_SENSITIVE
 from ..records import Configuration, LlmModel, Provider, Skill, Snippet, World
-from ..versions import DEFAULT_VERSION, Rules, rules_named
+from ..versions import Rules, default_version, rules_named
 from .document import check_json_value, check_repeated_keys
 from .errors import ScenarioError
 from .read_story import read_story_step
@@ -207,7 +207,7 @@ def read_on_world(document: dict, world: World) -> Scenario:
     steps = tuple(_step(step, i, world, runs) for i, step in enumerate(document["steps"]))
     return Scenario(
         id=document["id"],
-        rules=rules_named(document.get("rules", DEFAULT_VERSION)),
+        rules=rules_named(document.get("rules", default_version())),
         world=world,
         steps=steps,
         description=document.get("description", ""),

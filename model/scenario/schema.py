@@ -15,6 +15,7 @@ from pathlib import Path
 
 import jsonschema_rs
 
+from ..versions import VERSIONS, default_version
 from .errors import ScenarioError, join_path
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
@@ -22,10 +23,28 @@ SCHEMA_FILES = {"scenario": "scenario.schema.json", "outcome": "outcome.schema.j
 _JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
 
 
+def published_schema(name: str) -> dict:
+    """The JSON Schema of a document kind as shipped in ``model/schema/``."""
+    return json.loads((SCHEMA_DIR / SCHEMA_FILES[name]).read_text(encoding="utf-8"))
+
+
+def rules_definition() -> dict:
+    """S001.9: the scenario's ``rules``: one of the declared versions, the latest ADR version when absent."""
+    default = default_version()
+    return {"description": f"The rule version in force; {default} when absent.", "default": default, "enum": list(VERSIONS)}
+
+
 @cache
 def schema(name: str) -> dict:
-    """The JSON Schema of a document kind (``scenario`` or ``outcome``)."""
-    return json.loads((SCHEMA_DIR / SCHEMA_FILES[name]).read_text(encoding="utf-8"))
+    """The JSON Schema of a document kind (``scenario`` or ``outcome``), the scenario's rule versions as declared.
+
+    The shipped file says the same (a test holds it to the declarations;
+    ``gateproof corpus build`` writes it), so a version is declared once.
+    """
+    document = published_schema(name)
+    if name == "scenario":
+        document["$defs"]["rules"] = rules_definition()
+    return document
 
 
 @cache

@@ -12,9 +12,11 @@ import os
 import sys
 
 from gateproof.conformance.harness.documents import COMMAND_DEPTH, dumps, parse_json
+from gateproof.model.gateway.gate import GATEWAY_VERSIONS
 from gateproof.model.scenario import read_scenario, run_scenario
+from gateproof.model.versions import VERSIONS
 
-RULES = ["pre-164", "adr-164", "adr-165", "adr-166", "adr-175", "adr-179", "nr-llm", "lab-001", "lab-001+next"]
+RULES = [*VERSIONS, *GATEWAY_VERSIONS]
 
 
 def started(name: str, rules=RULES) -> dict:

@@ -1,0 +1,111 @@
+"""A version declared in memory (a switch flipped on a copy of the latest declaration) is followed everywhere without another edit:
+the schema, the defaults, ``rules --versions``, diff's order and consequences, the proofs' encoding, the explanation, the corpus."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import attrs
+import pytest
+from click.testing import CliRunner
+
+from gateproof.conformance.cli import main
+from gateproof.conformance.cli.prove import prove as prove_command
+from gateproof.conformance.corpus.build import lifecycle_cases
+from gateproof.conformance.corpus.declared import schema_text, versions_text
+from gateproof.conformance.diff.claims import claims_to_check
+from gateproof.conformance.diff.search import between, diff_order, documented_consequence
+from gateproof.conformance.explanation.explain import explain_under
+from gateproof.conformance.harness.bulk import decided
+from gateproof.conformance.plugin.options import latest_of_kind
+from gateproof.conformance.proofs.catalog import BY_ID
+from gateproof.conformance.proofs.domains import RUN_STORIES
+from gateproof.conformance.proofs.engine import COUNTEREXAMPLE, prove
+from gateproof.conformance.proofs.equivalence import SUBJECTS, decide_alike
+from gateproof.conformance.proofs.replay import semantics_named
+from gateproof.model import versions
+from gateproof.model.scenario import read_scenario, schema as schema_module
+from gateproof.model.versions import EXISTING, Consequence, adr_versions, latest
+
+ROOT = Path(__file__).resolve().parent.parent
+NAME = "adr-999"
+CHANGE = Consequence(frozenset({"dequeue", "suspend", "resume"}), None, "ADR-999: a forced snippet switched off while its run waits still enters it")
+
+
+def throwaway() -> versions.Version:
+    base = latest()
+    return attrs.evolve(base, rules=attrs.evolve(base.rules, name=NAME, dequeue_snippet_lookup=EXISTING), adr="ADR-999",
+                        title="a queued run keeps the forced snippets it was queued with, switched off or not",
+                        closes="a snippet switched off while the run waits silently leaves it", consequences=(CHANGE,), claims=())
+
+
+def decisions(outcome: dict) -> list[tuple]:
+    return [tuple(result.get(key) for key in ("decision", "declared_class", "source", "sent")) for result in outcome["results"]]
+
+
+def _clear_caches() -> None:
+    for cached in (schema_module.schema, schema_module._validator, schema_module._scenario_part):
+        cached.cache_clear()
+
+
+@pytest.fixture
+def declared(monkeypatch):
+    profiles = tuple(d for d in versions.DECLARATIONS if d.profile_of is not None)
+    monkeypatch.setattr(versions, "DECLARATIONS", (*adr_versions(), throwaway(), *profiles))
+    _clear_caches()
+    yield
+    _clear_caches()
+
+
+def example() -> dict:
+    """The example of the version the throwaway was copied from: a snippet switched off while its run waits."""
+    return json.loads((ROOT / "examples" / versions.declared("adr-179").example).read_text())
+
+
+def test_the_schema_and_the_defaults_follow_it(declared):
+    rules = schema_module.schema("scenario")["$defs"]["rules"]
+    assert NAME in rules["enum"] and rules["default"] == NAME
+    written = json.loads(schema_text((ROOT / "model/schema/scenario.schema.json").read_text()))  # what corpus build writes, read by the harness
+    assert written["$defs"]["rules"]["default"] == NAME
+    document = {key: value for key, value in example().items() if key != "rules"}
+    assert read_scenario(document).rules.name == NAME and latest_of_kind("ceiling") == NAME
+    assert next(p for p in prove_command.params if p.name == "rules").default() == NAME
+    assert f"| `{NAME}` (default) |" in versions_text((ROOT / "adr/versions.md").read_text())
+
+
+def test_rules_versions_lists_it_as_the_default(declared):
+    listed = CliRunner().invoke(main, ["rules", "--versions"]).stdout
+    assert f"{NAME}" in listed and "(default) a queued run keeps the forced snippets" in " ".join(listed.split())
+
+
+def test_diff_orders_it_and_attributes_its_consequence(declared):
+    order = diff_order()
+    assert order.index("adr-179") < order.index(NAME) < order.index("nr-llm")
+    assert documented_consequence("adr-179", NAME, "dequeue", ["forced_snippets"]) == CHANGE.text
+    assert between(NAME, "nr-llm") == [NAME, "nr-llm"]
+    assert "claim.179.same-sources" not in {claim.id for claim, _, _ in claims_to_check("adr-179", NAME)}  # its span ends at adr-179
+
+
+def test_the_proofs_encode_its_dequeue_and_the_wrong_variants_stay_pinned(declared):
+    [run_stories] = [subjects for subjects in SUBJECTS if subjects.domain is RUN_STORIES]
+    comparison = decide_alike(semantics_named("adr-179"), semantics_named(NAME), run_stories, 2)
+    assert comparison.outcome == COUNTEREXAMPLE
+    [document] = comparison.documents  # a story the model, too, decides otherwise under the two
+    assert decisions(decided(document)) != decisions(decided(document, NAME))
+    stores_requested = semantics_named("wrong:suspend-stores-requested-uids")
+    assert stores_requested.document_rules == "adr-179"
+    assert prove(BY_ID["I011"], stores_requested, 3).outcome == COUNTEREXAMPLE
+
+
+def test_the_explanation_names_its_dequeue_lookup(declared):
+    steps = explain_under(example(), NAME).steps
+    dequeue = next(step for step in steps if step.op == "dequeue")
+    assert "snippets existing (switched off or not)" in dequeue.applied[0].says
+
+
+def test_the_corpus_tells_its_story_under_it(declared, monkeypatch):
+    monkeypatch.setattr(versions, "DECLARATIONS", tuple(attrs.evolve(d, example="adr-179-dropped-sources-recorded.json", example_rules=("C179.1",))
+                                                        if d.name == NAME else d for d in versions.DECLARATIONS))
+    ids = {case["id"] for case in lifecycle_cases()}
+    assert {f"lifecycle.{NAME}", f"lifecycle.{NAME}.under-adr-179", "lifecycle.adr-179.under-latest"} <= ids
