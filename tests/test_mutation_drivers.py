@@ -9,15 +9,15 @@ from gateproof.conformance.mutation.execute import CAUGHT, ERROR, SURVIVED, Find
 
 TIMEOUT = 300.0  # generous: a loaded machine is no fault of the mutant's
 #: Words a schema violation otherwise ("required field is missing"): only a refused document shows it.
-REFUSAL_WORDING = "model/scenario/schema.py:_describe:string->XXstringXX#3"
+REFUSAL_WORDING = 'model/scenario/schema.py:_describe:string->XXstringXX:"required field is missing"'
 #: Names the enforcement mode otherwise: only explain prints the label.
-EXPLAIN_LABEL = "model/enforcement.py:mode_label:string->XXstringXX#1"
+EXPLAIN_LABEL = 'model/enforcement.py:mode_label:string->XXstringXX:"enforce"'
 #: The default of a send's task input, which no rule, outcome, refusal or explanation reads (C144.17).
-UNREAD = "model/scenario/read.py:Send:empty->XX#1"
+UNREAD = 'model/scenario/read.py:Send:empty->XX:""'
 #: Lets every value orjson cannot write pass as JSON: told apart on a set, it then walks a value holding itself without end.
-WRONG_THEN_ENDLESS = "model/scenario/document.py:_reads_back:False->True#2"
+WRONG_THEN_ENDLESS = "model/scenario/document.py:_reads_back:False->True:False #2"
 #: Walks without counting depth: told apart only where a deep value ends, before the one that never does.
-NO_DEPTH = "model/scenario/document.py:_refuse_what_json_cannot_carry:number->0#2"
+NO_DEPTH = "model/scenario/document.py:_refuse_what_json_cannot_carry:number->0:1 #2"
 
 
 @pytest.fixture(scope="module")

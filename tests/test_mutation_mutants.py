@@ -12,7 +12,7 @@ from gateproof.conformance.mutation.mutants import UNREACHED, UnknownMutant, all
 from gateproof.conformance.mutation.operators import sites
 
 # The tie rule of the fold (C144.9): ``<=`` is what lets the later of two equal declarations win.
-TIE = "model/lattice.py:takes_over:LtE->Lt#1"
+TIE = "model/lattice.py:takes_over:LtE->Lt:running_rank <= new_rank"
 
 
 def ids_of(source: str, tmp_path: Path) -> list[str]:
@@ -37,8 +37,15 @@ def test_ids_do_not_move_when_another_function_is_edited(tmp_path):
     body = "def strict(a, b):\n    return a < b\n"
     before = ids_of(body, tmp_path)
     after = ids_of("def added(x):\n    return x + 1 if x else 0\n\n\n" + body, tmp_path)
-    assert before == ["model/module.py:strict:return->None#1", "model/module.py:strict:Lt->LtE#1"]
+    assert before == ["model/module.py:strict:return->None:return a < b", "model/module.py:strict:Lt->LtE:a < b"]
     assert set(before) < set(after)
+
+
+def test_ids_do_not_move_when_a_literal_or_lines_are_added_in_the_same_function(tmp_path):
+    body = "def strict(a, b):\n    return a < b and b != 2\n"
+    before = ids_of(body, tmp_path)
+    after = ids_of("\n\n\n" + body.replace("    return", "    limit = 7\n    return"), tmp_path)
+    assert before and set(before) < set(after)
 
 
 def test_nothing_is_mutated_that_cannot_change_a_decision(tmp_path):
@@ -54,9 +61,9 @@ def f(x: int = 0) -> "str":
         raise ValueError(f"bad {x:>5}")
     return f"{x:>5}"
 '''
-    operators = {i.split(":", 1)[1] for i in ids_of(source, tmp_path)}
+    operators = {":".join(i.split(":")[1:3]) for i in ids_of(source, tmp_path)}
     # The default, the test, the if's body and the f-string's text are mutated; nothing else is.
-    assert operators == {"f:number+1#1", "f:if-body->pass#1", "f:return->None#1", "f:fstring->XXfstring#1"}
+    assert operators == {"f:number+1", "f:if-body->pass", "f:return->None", "f:fstring->XXfstring"}
 
 
 def test_mutated_code_compiles_under_the_module_s_own_file_name():

@@ -18,9 +18,9 @@ from gateproof.conformance.mutation.mutants import all_mutants
 from gateproof.conformance.mutation.report import MutationRun, equivalent_kinds, tallies
 from gateproof.model.scenario import read_scenario, run_scenario
 
-TIE = "model/lattice.py:takes_over:LtE->Lt#1"  # decided differently by the corpus's tie case
-STILLBORN_ID = "model/lattice.py:<module>:number+1#2"  # four names unpacked from range(5): fails on import
-ERROR_TEXT = "model/scenario/schema.py:_describe:string->XXstringXX#3"  # words a refusal of invalid input only: verify misses it, the refusals do not
+TIE = "model/lattice.py:takes_over:LtE->Lt:running_rank <= new_rank"  # decided differently by the corpus's tie case
+STILLBORN_ID = "model/lattice.py:<module>:number+1:4"  # four names unpacked from range(5): fails on import
+ERROR_TEXT = 'model/scenario/schema.py:_describe:string->XXstringXX:"required field is missing"'  # words a refusal of invalid input only: verify misses it, the refusals do not
 RUNNER = (sys.executable, "-m", "gateproof.conformance.mutation")
 
 
@@ -112,7 +112,7 @@ def test_tallies_score_what_is_caught_among_what_is_not_equivalent():
 def test_stale_entries_name_gone_mutants_and_edited_lines():
     tie = mutant(TIE)
     entries = tuple(Equivalence(i, line, "no-difference", why) for i, line, why in
-                    ((TIE, tie.before, "fine"), (TIE.replace("#1", "#9"), tie.before, "gone"), (STILLBORN_ID, "edited", "moved")))
+                    ((TIE, tie.before, "fine"), (TIE + " #9", tie.before, "gone"), (STILLBORN_ID, "edited", "moved")))
     stale = stale_entries(entries, all_mutants())
     assert [(s.entry.reason, s.why.split()[0]) for s in stale] == [("gone", "no"), ("moved", "its")]
 

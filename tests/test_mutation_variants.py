@@ -33,10 +33,18 @@ def test_each_variant_changes_the_implementation_as_it_stands(variant):
 
 def test_an_edit_whose_text_is_gone_or_found_twice_is_refused_in_one_line(tmp_path):
     (tmp_path / "a.js").write_text("x = 1;\nx = 1;\n", encoding="utf-8")
-    for old, why in (("y = 2;", "found 0 times"), ("x = 1;", "found 2 times"), ("x = 1;\nx", None)):
+    for old, why in (("y = 2;", "does not start exactly once"), ("x = 1;", "does not start exactly once"), ("x = 1;\nx", None)):
         variant = Variant("v", "C144.9", "d", (Edit("a.js", old, old if why is None else "z"),))
         with pytest.raises(VariantError, match=why or "makes no change"):
             changed_files(variant, tmp_path)
+
+
+def test_an_anchored_edit_is_made_in_its_declaration_whatever_the_rest_of_the_file_holds(tmp_path):
+    (tmp_path / "a.js").write_text("function f() {\n  return x < 1;\n}\nfunction g() {\n  return x < 1;\n}\n", encoding="utf-8")
+    variant = Variant("v", "C144.9", "d", (Edit("a.js", "x < 1", "x <= 1", "function g() {"),))
+    assert changed_files(variant, tmp_path)["a.js"] == "function f() {\n  return x < 1;\n}\nfunction g() {\n  return x <= 1;\n}\n"
+    with pytest.raises(VariantError, match="does not start exactly once in the declaration 'function h"):
+        changed_files(Variant("v", "C144.9", "d", (Edit("a.js", "x < 1", "x <= 1", "function h() {"),)), tmp_path)
 
 
 def test_what_needs_work_is_a_survivor_and_an_equivalent_one_caught_never_a_caught_one():

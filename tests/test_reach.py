@@ -52,14 +52,15 @@ def test_every_adr_rule_id_maps_to_functions_that_exist():
             assert function.file.is_file() and function.code.co_firstlineno > 0, function.dotted
 
 
-def test_a_branch_left_untaken_is_reported_missing_with_its_source_line(fixture):
+def test_a_branch_left_untaken_is_reported_missing_with_its_table_key(fixture):
     measurement = measure(lambda: fixture.sign(1), [Path(fixture.__file__).parent], [])
     rule = RuleReach(Rule("X001.1", "a fixture", ("sign",), ()), (function_reach(rule_function("sign", fixture.sign), measurement),))
     printed: list[str] = []
     print_reach(Reach((rule,), measurement, 0.0), printed.append)
     branch = FIXTURE.splitlines().index("    if number > 0:") + 1
     assert not rule.reached and any(line.startswith("X001.1   NOT reached both ways") for line in printed), printed
-    assert any(line.strip() == f"missing {fixture.__file__}:{branch}->{branch + 2}  if number > 0:" for line in printed), printed
+    key = f"{Path(fixture.__file__).as_posix()}:sign:if number > 0:"
+    assert any(line.strip() == f"missing {fixture.__file__}:{branch}->{branch + 2}  (its table key: {key})" for line in printed), printed
 
 
 def test_both_ways_of_the_branch_taken_leave_nothing_missing(fixture):

@@ -30,6 +30,7 @@ from gateproof.model.versions import VERSIONS
 from ..harness.campaign import CampaignSettings
 from . import scenarios
 from .measure import BranchPoint, Measurement, Region, measure
+from .reach_keys import branch_key, function_key
 from .reach_rules import Rule, RuleFunction, read_rules
 
 TARGETS = [("ceiling", v) for v in VERSIONS] + [("gateway", v) for v in GATEWAY_VERSIONS]
@@ -39,49 +40,51 @@ DEFAULT_COUNT = CampaignSettings().examples // len(TARGETS)
 MOST = 100_000
 MODEL_DIR = Path(gateproof.model.__file__).resolve().parent
 
-#: Reviewed: what deciding a valid scenario document never reaches, keyed by ``file:line`` of the
-#: branch, or of a function's first line for the whole function, with why. A generated scenario is
+#: Reviewed: what deciding a valid scenario document never reaches, keyed by the branch's function and
+#: text, or by the function for the whole function (:mod:`.reach_keys`), with why. A generated scenario is
 #: valid by contract, so every branch that refuses an invalid document is here; the tests of the
 #: readers (tests/test_input_fuzz.py and others) take those.
 UNREACHABLE: dict[str, str] = {
-    "model/lattice.py:142": "permits is C094.5 on domain values for the model's callers; the gate calls zone_permits",
-    "model/enforcement.py:29": "mode_label is called by the explainer and the proofs' decoder; an outcome carries enforcing, not the label",
-    "model/lifecycle.py:135": "takes_configuration_only_path is called by the explainer; the runner hands the gate the empty forced set itself",
-    "model/uids.py:67": "generated integers lie within ±(2**53 - 1) (conformance/PROTOCOL.md): one beyond 64 bits comes only from a file",
-    "model/scenario/read_story.py:81": "invalid: an update setting a field its record has not",
-    "model/scenario/read_story.py:84": "invalid: an update setting a field to a value its schema refuses",
-    "model/scenario/read_story.py:94": "invalid: an update or delete without its record's key, or with the other key too",
-    "model/scenario/read_story.py:97": "invalid: an update or delete naming a record the world lacks",
-    "model/scenario/read_story.py:114": "invalid: a run queued twice",
-    "model/scenario/read_story.py:117": "invalid: a queue naming a configuration the world lacks or holds deleted",
-    "model/scenario/read_story.py:122": "invalid: a step naming a run never queued",
-    "model/scenario/read_story.py:125": "invalid: a step on a run in the wrong state (a resume before a suspend)",
-    "model/scenario/read_story.py:129": "invalid: a serving model the world lacks",
-    "model/lattice.py:105": "only the proofs pass listed, so one term stands for every shorter list; the model folds the list it has",
-    "model/scenario/read.py:129": "invalid: two records of a table sharing a key",
-    "model/scenario/read.py:149": "invalid: a send naming a configuration the world lacks",
-    "model/scenario/read.py:151": "invalid: a send naming a configuration stored deleted",
-    "model/scenario/read.py:154": "invalid: a serving model the world lacks",
-    "model/scenario/schema.py:92": "invalid: a kind the schema does not list",
-    "model/scenario/schema.py:99": "invalid: a document the schema refuses",
-    "model/scenario/document.py:24": "S001.4 is checked on a document's text, by its reader; a generated scenario is a value, never text",
-    "model/scenario/document.py:104": "S001.5 is checked on a document's text, by its reader; a generated scenario is a value, never text",
-    "model/scenario/document.py:116": "S001.6 is checked on a document's text, by its reader; a generated scenario is a value, never text",
-    "model/scenario/document.py:91": "too_deep is handed the document, always an object, by the readers",
-    "model/scenario/document.py:96": "S001.5: a generated scenario nests far less than 64 levels",
-    "model/scenario/document.py:160": "S001.12: a generated scenario reads back equal unless orjson cannot write it (a repeated key)",
-    "model/scenario/document.py:175": "S001.12: a generated scenario holds only JSON values",
-    "model/scenario/document.py:177": "S001.12: a generated scenario holds no tuple",
-    "model/scenario/document.py:179": "S001.12: a generated scenario holds no set",
-    "model/scenario/document.py:199": "S001.12: a generated scenario holds only JSON values",
-    "model/scenario/document.py:202": "S001.5: a generated scenario nests far less than 64 levels",
-    "model/scenario/document.py:206": "S001.12: a generated scenario's keys are strings",
-    "model/tables.py:64": "the readers check every key a step names is in the world",
-    "model/scenario/story.py:164": "a document handed to run_scenario unread is read first; a generated scenario is read by its caller",
-    "model/scenario/story.py:108": "invalid: an update or delete of a record an earlier step removed",
-    "model/scenario/story.py:127": "invalid: a step naming a configuration an earlier step deleted",
-    "model/gateway/scenario.py:34": "invalid: two gateway records sharing an id",
-    "model/gateway/scenario.py:58": "invalid: a step naming a session or record the world lacks",
+    'model/lattice.py:permits': "permits is C094.5 on domain values for the model's callers; the gate calls zone_permits",
+    'model/enforcement.py:mode_label': "mode_label is called by the explainer and the proofs' decoder; an outcome carries enforcing, not the label",
+    'model/lifecycle.py:takes_configuration_only_path': 'takes_configuration_only_path is called by the explainer; the runner hands the gate the empty forced set itself',
+    'model/uids.py:_as_decoded_php_int:if type(value) is int and abs(value) > _INT_MAX:': 'generated integers lie within ±(2**53 - 1) (conformance/PROTOCOL.md): one beyond 64 bits comes only from a file',
+    'model/scenario/read_story.py:_changes:if name not in allowed:': 'invalid: an update setting a field its record has not',
+    'model/scenario/read_story.py:_changes:if problem is not None:': 'invalid: an update setting a field to a value its schema refuses',
+    'model/scenario/read_story.py:_record_key:if key_name not in fields or other in fields:': "invalid: an update or delete without its record's key, or with the other key too",
+    'model/scenario/read_story.py:_record_key:if find_record(world, kind, key) is None:': 'invalid: an update or delete naming a record the world lacks',
+    'model/scenario/read_story.py:read_story_step:if run in runs:': 'invalid: a run queued twice',
+    'model/scenario/read_story.py:read_story_step:if configuration is None or configuration.deleted:': 'invalid: a queue naming a configuration the world lacks or holds deleted',
+    'model/scenario/read_story.py:read_story_step:if run not in runs:': 'invalid: a step naming a run never queued',
+    'model/scenario/read_story.py:read_story_step:if runs[run] != needed:': 'invalid: a step on a run in the wrong state (a resume before a suspend)',
+    'model/scenario/read_story.py:read_story_step:if serving is not None and serving not in world.model_index:': 'invalid: a serving model the world lacks',
+    'model/lattice.py:fold_ranks:if listed is not None:': 'only the proofs pass listed, so one term stands for every shorter list; the model folds the list it has',
+    'model/scenario/read.py:read_world:if len(lookup.positions) != len(fields.get(where, ())):': 'invalid: two records of a table sharing a key',
+    'model/scenario/read.py:_step:if configuration is None:': 'invalid: a send naming a configuration the world lacks',
+    'model/scenario/read.py:_step:if configuration.deleted:': 'invalid: a send naming a configuration stored deleted',
+    'model/scenario/read.py:_step:if serving is not None and serving not in world.model_index:': 'invalid: a serving model the world lacks',
+    'model/scenario/schema.py:check_kind:if problem is not None:': 'invalid: a kind the schema does not list',
+    'model/scenario/schema.py:validate:if not validator.is_valid(document):': 'invalid: a document the schema refuses',
+    'model/scenario/document.py:check_size': "S001.4 is checked on a document's text, by its reader; a generated scenario is a value, never text",
+    'model/scenario/document.py:check_depth': "S001.5 is checked on a document's text, by its reader; a generated scenario is a value, never text",
+    'model/scenario/document.py:check_repeated_keys': "S001.6 is checked on a document's text, by its reader; a generated scenario is a value, never text",
+    'model/scenario/document.py:too_deep:if not isinstance(document, (dict, list)):': 'too_deep is handed the document, always an object, by the readers',
+    'model/scenario/document.py:too_deep:if depth > limit:': 'S001.5: a generated scenario nests far less than 64 levels',
+    'model/scenario/document.py:_reads_back:if (orjson.loads(text) == document) is not True:': 'S001.12: a generated scenario reads back equal unless orjson cannot write it (a repeated key)',
+    'model/scenario/document.py:_problem:if value is None or isinstance(value, int): # a bool is an int': 'S001.12: a generated scenario holds only JSON values',
+    'model/scenario/document.py:_problem:if isinstance(value, tuple):': 'S001.12: a generated scenario holds no tuple',
+    'model/scenario/document.py:_problem:if isinstance(value, (set, frozenset)):': 'S001.12: a generated scenario holds no set',
+    'model/scenario/document.py:_refuse_what_json_cannot_carry:if problem is not None:': 'S001.12: a generated scenario holds only JSON values',
+    'model/scenario/document.py:_refuse_what_json_cannot_carry:if depth > MAX_DEPTH: # a value holding itself is nested without end, and stops here': 'S001.5: a generated scenario nests far less than 64 levels',
+    'model/scenario/document.py:_refuse_what_json_cannot_carry:if not isinstance(key, str):': "S001.12: a generated scenario's keys are strings",
+    'model/tables.py:Lookup.__getitem__:if record is None:': 'the readers check every key a step names is in the world',
+    'model/scenario/story.py:_run_gateway_or_unread:if isinstance(scenario, GatewayScenario):': 'a document handed to run_scenario unread is read first; a generated scenario is read by its caller',
+    'model/scenario/story.py:_stored:if find_record(story.world, step.kind, step.key) is None:': 'invalid: an update or delete of a record an earlier step removed',
+    'model/scenario/story.py:_single_send:if live_configuration(story.world, step.configuration) is None:': 'invalid: a step naming a configuration an earlier step deleted',
+    'model/gateway/scenario.py:_unique:if record["id"] in seen:': 'invalid: two gateway records sharing an id',
+    'model/gateway/scenario.py:_known:if value not in index:': 'invalid: a step naming a session or record the world lacks',
+    'model/scenario/schema.py:schema:if name == "scenario":': 'the outcome schema is read by the harness and the tests, never while deciding',
+    'model/versions.py:declared:for declaration in DECLARATIONS:': 'the schema admits declared versions only, so the one named is always found',
 }
 
 
@@ -89,6 +92,16 @@ def where(file: Path, line: int) -> str:
     """``model/uids.py:50``: relative to the source tree for the model's files, the key the table uses."""
     shown = file.relative_to(MODEL_DIR.parent) if file.is_relative_to(MODEL_DIR.parent) else file
     return f"{shown}:{line}"
+
+
+def branch(point: BranchPoint) -> str:
+    """The table's key of a branch point: its function and its text."""
+    return branch_key(point.file, point.line, MODEL_DIR)
+
+
+def whole_function(function: RuleFunction) -> str:
+    """The table's key of a whole rule function."""
+    return function_key(function.file, function.code.co_firstlineno, MODEL_DIR)
 
 
 def is_predicate(function: RuleFunction, answers: set) -> bool:
@@ -109,12 +122,12 @@ class FunctionReach:
     @property
     def excused(self) -> bool:
         """Whether the table excuses the whole function."""
-        return where(self.function.file, self.function.code.co_firstlineno) in UNREACHABLE
+        return whole_function(self.function) in UNREACHABLE
 
     @property
     def missing(self) -> tuple[BranchPoint, ...]:
         """The branch points with a way not taken that no table entry excuses."""
-        return () if self.excused else tuple(p for p in self.region.points if p.missed and where(p.file, p.line) not in UNREACHABLE)
+        return () if self.excused else tuple(p for p in self.region.points if p.missed and branch(p) not in UNREACHABLE)
 
     @property
     def answered(self) -> bool:
@@ -164,13 +177,13 @@ class Reach:
         return [(name, region) for _, name, region in regions if region.called]
 
     def outside_missing(self) -> list[tuple[str, BranchPoint]]:
-        return [(name, p) for name, region in self.outside() for p in region.points if p.missed and where(p.file, p.line) not in UNREACHABLE]
+        return [(name, p) for name, region in self.outside() for p in region.points if p.missed and branch(p) not in UNREACHABLE]
 
     def stale(self) -> list[str]:
-        """Table entries that excuse nothing: the branch or function was reached, or the line is no longer one."""
+        """Table entries that excuse nothing: the branch or function was reached, or the code it names is gone."""
         regions = [*self.rule_regions().values(), *(region for _, region in self.outside())]
-        excusing = {where(p.file, p.line) for region in regions for p in region.points if p.missed}
-        excusing |= {where(f.function.file, f.function.code.co_firstlineno) for r in self.rules for f in r.functions if not f.reached_without_excuse}
+        excusing = {branch(p) for region in regions for p in region.points if p.missed}
+        excusing |= {whole_function(f.function) for r in self.rules for f in r.functions if not f.reached_without_excuse}
         return sorted(set(UNREACHABLE) - excusing)
 
     @property
@@ -207,11 +220,6 @@ def measure_reach(count: int = DEFAULT_COUNT, seed: int = 0) -> Reach:
     return Reach(reaches, measurement, seconds)
 
 
-def source_line(point: BranchPoint) -> str:
-    lines = point.file.read_text(encoding="utf-8").splitlines()
-    return lines[point.line - 1].strip()
-
-
 def arcs_text(point: BranchPoint) -> str:
     return ", ".join(f"{where(point.file, start)}->{end if end > 0 else 'exit'}" for start, end in point.missed)
 
@@ -223,7 +231,7 @@ def print_reach(reach: Reach, print=print) -> None:
         functions = "; ".join(f.summary() for f in rule.functions) or "a definition, no code to branch"
         print(f"{rule.rule.id:<8} {verdict:<21} {functions}")
         for point in (p for f in rule.functions for p in f.missing):
-            print(f"           missing {arcs_text(point)}  {source_line(point)}")
+            print(f"           missing {arcs_text(point)}  (its table key: {branch(point)})")
     reached = [r.rule.id for r in reach.rules if r.reached]
     regions = reach.rule_regions().values()
     taken, arcs = sum(r.arcs_taken for r in regions), sum(r.arcs for r in regions)
@@ -237,7 +245,7 @@ def print_reach(reach: Reach, print=print) -> None:
     for key in reach.stale():
         print(f"stale unreachable entry (it excuses nothing): {key}")
     for name, point in reach.outside_missing():
-        print(f"outside the rule functions: {name} missing {arcs_text(point)}  {source_line(point)}")
+        print(f"outside the rule functions: {name} missing {arcs_text(point)}  (its table key: {branch(point)})")
     uncalled = [name for _, name, region in reach.measurement.unnamed_regions(set(reach.rule_regions())) if region.points and not region.called]
     print(f"never called while deciding, with branches of their own: {', '.join(uncalled)}")
 

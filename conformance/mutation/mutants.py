@@ -1,10 +1,12 @@
 """The mutants of the model: every site of every module, each with an id that survives edits elsewhere.
 
-An id is ``model/lattice.py:takes_over:LtE->Lt#1``: the file, the function or
-class it sits in, the operator, and which of that operator's sites in that
-scope it is, counted from the top. Editing another function, or adding lines
-above, leaves it naming the same change; an equivalence entry also keeps the
-line it judged (:mod:`.equivalent`), so an edit inside the function is noticed.
+An id is ``model/lattice.py:takes_over:LtE->Lt:running <= candidate``: the
+file, the function or class it sits in, the operator, and the text it changes
+(its spaces folded, cut at :data:`TEXT_LIMIT` characters); ``#2`` follows
+when one scope holds the same change of the same text twice. Lines added
+anywhere, another function edited, or a literal added beside it leave it
+naming the same change; an equivalence entry also keeps the line it judged
+(:mod:`.equivalent`), so an edit of the text itself is noticed.
 
 Nothing here imports the model: its source is read from where the package
 lives, so the mutation server can find a mutant before the model is loaded.
@@ -69,13 +71,25 @@ def display_path(relative: Path) -> str:
     return f"model/{relative.as_posix()}"
 
 
-def _keys(found: list[Site]) -> list[str]:
-    """The scope, operator and ordinal of each site, in order: the part of the id after the file."""
+#: The most characters of the changed text an id keeps.
+TEXT_LIMIT = 48
+
+
+def changed_text(source: str, site: Site) -> str:
+    """The text a site changes, on one line: for a branch, its condition."""
+    node = site.node.test if isinstance(site.node, ast.If) else site.node
+    text = " ".join((ast.get_source_segment(source, node) or ast.unparse(node)).split())
+    return text if len(text) <= TEXT_LIMIT else text[:TEXT_LIMIT - 3] + "..."
+
+
+def _keys(found: list[Site], source: str) -> list[str]:
+    """The scope, operator and changed text of each site, in order: the part of the id after the file."""
     seen: Counter = Counter()
     keys = []
     for site in found:
-        seen[site.scope, site.operator] += 1
-        keys.append(f"{site.scope}:{site.operator}#{seen[site.scope, site.operator]}")
+        key = f"{site.scope}:{site.operator}:{changed_text(source, site)}"
+        seen[key] += 1
+        keys.append(key if seen[key] == 1 else f"{key} #{seen[key]}")
     return keys
 
 
@@ -89,7 +103,7 @@ def mutants_of(relative: Path, root: Path | None = None) -> list[Mutant]:
     source = path.read_text(encoding="utf-8")
     found = sites(_parse(source, str(path)))
     mutants = []
-    for site, key in zip(found, _keys(found)):
+    for site, key in zip(found, _keys(found, source)):
         before, after = before_and_after(source, site)
         mutants.append(Mutant(
             id=f"{display_path(relative)}:{key}", path=display_path(relative), module=module_name(relative),
@@ -105,7 +119,7 @@ def all_mutants(root: Path | None = None) -> list[Mutant]:
 def _split(mutant_id: str) -> tuple[Path, str]:
     path, _, key = mutant_id.partition(":")
     if not path.startswith("model/") or not key:
-        raise UnknownMutant(f"{mutant_id!r} is not a mutant id (model/FILE.py:SCOPE:OPERATOR#N)")
+        raise UnknownMutant(f"{mutant_id!r} is not a mutant id (model/FILE.py:SCOPE:OPERATOR:TEXT)")
     return Path(path.removeprefix("model/")), key
 
 
@@ -116,7 +130,7 @@ def mutated_code(mutant_id: str, root: Path | None = None):
     if relative.as_posix() in UNREACHED or not path.is_file():
         raise UnknownMutant(f"{mutant_id!r}: the model has no module {display_path(relative)} to mutate")
     source = path.read_text(encoding="utf-8")
-    keys = _keys(sites(_parse(source, str(path))))
+    keys = _keys(sites(_parse(source, str(path))), source)
     if key not in keys:
         raise UnknownMutant(f"{mutant_id!r}: {display_path(relative)} has no such mutant (see --list)")
     tree = _parse(source, str(path))

@@ -9,8 +9,10 @@ reading of one rule changed, the way a developer reading the ADR might have
 read it: JavaScript's Unicode-aware ``trim`` where PHP's is ASCII-only,
 ``<=`` for ``<`` at an expiry, an approval matched on fewer fields, a tie
 broken by uid. Its edits are literal replacements, each of a text that
-occurs exactly once in the implementation as it stands, so a variant that no
-longer applies fails loudly rather than testing something else.
+occurs exactly once in the top-level declaration its ``anchor`` opens (the
+declaration's first line: ``function fold(sources) {``), so an edit
+elsewhere in the file leaves it as it was, and a variant that no longer
+applies fails loudly rather than testing something else.
 
 Every variant is copied into a folder of its own and driven by the default
 ``verify`` campaign (stopped at its first disagreement). A variant verify
@@ -52,8 +54,24 @@ class VariantError(Exception):
 @frozen
 class Edit:
     file: str  # a file of the Node implementation
-    old: str  # text that occurs exactly once in it
+    old: str  # text that occurs exactly once in the declaration ``anchor`` opens (in the whole file without one)
     new: str
+    anchor: str | None = None  # the first line of the top-level declaration the text sits in
+
+
+#: The first line of a top-level declaration of a Node module: where one declaration ends and the next begins.
+TOP_LEVEL = re.compile(r"^(?:async\s+)?(?:function|const|let|var|class)\b|^module\.exports\b", re.M)
+
+
+def _region(text: str, anchor: str | None) -> tuple[int, int] | None:
+    """Where the declaration ``anchor`` opens lies in ``text`` (the whole text without one); None unless it opens exactly one."""
+    if anchor is None:
+        return 0, len(text)
+    starts = [m.start() for m in re.finditer(f"^{re.escape(anchor)}$", text, re.M)]
+    if len(starts) != 1:
+        return None
+    following = TOP_LEVEL.search(text, text.index("\n", starts[0]) + 1 if "\n" in text[starts[0]:] else len(text))
+    return starts[0], following.start() if following else len(text)
 
 
 @frozen
@@ -90,21 +108,37 @@ def read_variants(path: Path = VARIANTS_FILE) -> list[Variant]:
             for v in orjson.loads(path.read_bytes())]
 
 
+def _position(text: str, edit: Edit) -> int | None:
+    """Where the edit's text starts in ``text``, or None unless it starts exactly once in its declaration."""
+    region = _region(text, edit.anchor)
+    if region is None:
+        return None
+    found = [m.start() for m in re.finditer(re.escape(edit.old), text) if region[0] <= m.start() < region[1]]
+    return found[0] if len(found) == 1 else None
+
+
 def changed_files(variant: Variant, sources: Path = NODE_SOURCES) -> dict[str, str]:
-    """Each file the variant changes, with its text after every edit; VariantError when an edit's text is not there exactly once."""
+    """Each file the variant changes, with its text after every edit; VariantError when an edit's text is not in its place once.
+
+    Every edit of a file is found in the file as it stands, then all are made, so one edit may change another's anchor.
+    """
     texts: dict[str, str] = {}
-    for edit in variant.edits:
-        text = texts.get(edit.file)
-        if text is None:
-            try:
-                text = (sources / edit.file).read_text(encoding="utf-8")
-            except OSError as error:
-                raise VariantError(f"{variant.name}: cannot read {edit.file}: {error.strerror}") from None
-        found = text.count(edit.old)
-        if found != 1 or edit.old == edit.new:
-            why = "makes no change" if edit.old == edit.new else f"replaces a text found {found} times in it, not once"
-            raise VariantError(f"{variant.name}: an edit of {edit.file} {why}")
-        texts[edit.file] = text.replace(edit.old, edit.new)
+    for name in dict.fromkeys(edit.file for edit in variant.edits):
+        try:
+            text = (sources / name).read_text(encoding="utf-8")
+        except OSError as error:
+            raise VariantError(f"{variant.name}: cannot read {name}: {error.strerror}") from None
+        placed = []
+        for edit in (e for e in variant.edits if e.file == name):
+            start = _position(text, edit)
+            if start is None or edit.old == edit.new:
+                where = f"the declaration {edit.anchor!r}" if edit.anchor else "it"
+                why = "makes no change" if edit.old == edit.new else f"replaces a text that does not start exactly once in {where}"
+                raise VariantError(f"{variant.name}: an edit of {name} {why}")
+            placed.append((start, edit))
+        for start, edit in sorted(placed, key=lambda pair: pair[0], reverse=True):
+            text = text[:start] + edit.new + text[start + len(edit.old):]
+        texts[name] = text
     return texts
 
 
