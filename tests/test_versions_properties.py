@@ -4,11 +4,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gateproof.conformance.diff.claims import decisions, names_across_suspension
-from gateproof.conformance.diff.search import outcome_under
+from gateproof.conformance.diff.search import outcome_under, within
 from gateproof.conformance.generation.lifecycle_strategies import lifecycle_scenarios, story_worlds
 from gateproof.model.lookups import lookup_enabled, lookup_existing
 from gateproof.model.records import Snippet
-from gateproof.model.versions import ADR_SEQUENCE
+from gateproof.model.versions import ADR_SEQUENCE, VERSIONS
+
+#: Every declared version from ADR-175 on, the code's profile included: where forced skills keep the caller's order.
+FROM_175 = [version for version in VERSIONS if within(version, "adr-175", None)]
 
 FAST = settings(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
@@ -31,7 +34,7 @@ def test_uid_order_in_is_record_order_out_for_both_lookups(uids, flags):
 @FAST
 @given(lifecycle_scenarios(changing=False))
 def test_uid_order_in_is_order_out_on_every_path_from_175(document):
-    for version in ("adr-175", "adr-179", "nr-llm"):
+    for version in FROM_175:
         outcome = outcome_under(document, version)
         queued = next(s for s in document["steps"] if s["op"] == "queue")
         for result in outcome["results"]:
@@ -46,7 +49,7 @@ def test_uid_order_in_is_order_out_on_every_path_from_175(document):
 @FAST
 @given(lifecycle_scenarios(changing=False, world_strategy=story_worlds(tied_skills=True, observing=True)))
 def test_a_resume_after_no_change_decides_and_names_as_the_start_did_from_175(document):
-    for version in ("adr-175", "adr-179", "nr-llm"):
+    for version in FROM_175:
         outcome = outcome_under(document, version)
         assert names_across_suspension(outcome)
         gated = [r for r in outcome["results"] if r["op"] in ("dequeue", "resume") and "decision" in r]
