@@ -109,3 +109,12 @@ def test_the_corpus_tells_its_story_under_it(declared, monkeypatch):
                                                         if d.name == NAME else d for d in versions.DECLARATIONS))
     ids = {case["id"] for case in lifecycle_cases()}
     assert {f"lifecycle.{NAME}", f"lifecycle.{NAME}.under-adr-179", "lifecycle.adr-179.under-latest"} <= ids
+
+
+def test_diff_from_the_latest_names_exactly_its_consequence_and_z3_agrees_with_the_search(declared, tmp_path):
+    arguments = ["diff", "--from", "adr-179", "--to", NAME, "--no-claims", "--examples", "150", "--bound", "3", "--json", "--out", str(tmp_path)]
+    done = CliRunner().invoke(main, arguments)
+    report = json.loads(done.stdout)
+    assert done.exit_code == 0 and report["unexpected"] == 0, done.output
+    assert report["differences"] and {d["consequence"] for d in report["differences"]} == {CHANGE.text}
+    assert {p["subjects"]: p["result"] for p in report["proofs"]}["run story"] == "differ"
