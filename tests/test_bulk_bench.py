@@ -8,7 +8,7 @@ import orjson
 import pytest
 
 from gateproof.conformance.harness import bulk
-from gateproof.conformance.harness import bulk_bench
+from gateproof.conformance.bench import nrllm as bulk_bench
 from gateproof.conformance.implementations import NRLLM_SRC, unavailable
 
 needs_nrllm = pytest.mark.skipif(unavailable("nr-llm") is not None, reason=f"nr-llm cannot run here: {unavailable('nr-llm')}")

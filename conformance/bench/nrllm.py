@@ -137,8 +137,8 @@ def phase_times(lines: list[bytes], rules: str | None = RULES) -> dict[str, floa
     """
     from gateproof.model.scenario.read import read_valid_scenario, validated
 
-    from .bulk import outcome_of
-    from .documents import dumps, parse_json
+    from ..harness.bulk import outcome_of
+    from ..harness.documents import dumps, parse_json
 
     clock = time.process_time_ns
     spent = [0] * len(PHASES)
@@ -163,7 +163,7 @@ def scenario_sets(count: int) -> dict[str, list[dict]]:
     """The two sets both programs decide: generated single sends, and the bench's 10-source sends under ``nr-llm``."""
     import random
 
-    from ..bench.figures import ten_source_scenario
+    from .sends import ten_source_scenario
 
     rng = random.Random(7)
     return {"generated single sends": single_sends(count),
