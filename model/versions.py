@@ -218,14 +218,14 @@ def declarations() -> tuple[Version, ...]:
     return DECLARATIONS
 
 
-def adr_versions(declarations=None) -> tuple[Version, ...]:
+def adr_versions() -> tuple[Version, ...]:
     """The ADR versions in order, each one's predecessor the one before it: every declaration that is no profile."""
-    return tuple(d for d in (DECLARATIONS if declarations is None else declarations) if d.profile_of is None)
+    return tuple(d for d in DECLARATIONS if d.profile_of is None)
 
 
-def latest(declarations=None) -> Version:
+def latest() -> Version:
     """The latest ADR version: the default of a scenario that names none."""
-    return adr_versions(declarations)[-1]
+    return adr_versions()[-1]
 
 
 def default_version() -> str:

@@ -207,7 +207,7 @@ def read_on_world(document: dict, world: World) -> Scenario:
     steps = tuple(_step(step, i, world, runs) for i, step in enumerate(document["steps"]))
     return Scenario(
         id=document["id"],
-        rules=rules_named(document.get("rules", default_version())),
+        rules=rules_named(document["rules"] if "rules" in document else default_version()),
         world=world,
         steps=steps,
         description=document.get("description", ""),
