@@ -18,13 +18,13 @@ import jsonschema_rs
 from .errors import ScenarioError, join_path
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
-SCHEMA_FILES = {"scenario": "scenario.schema.json", "outcome": "outcome.schema.json"}
+SCHEMA_FILES = {"scenario": "scenario.schema.json", "outcome": "outcome.schema.json", "catalog": "catalog.schema.json"}
 _JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
 
 
 @cache
 def schema(name: str) -> dict:
-    """The JSON Schema of a document kind (``scenario`` or ``outcome``)."""
+    """The JSON Schema of a document kind (``scenario``, ``outcome`` or ``catalog``)."""
     return json.loads((SCHEMA_DIR / SCHEMA_FILES[name]).read_text(encoding="utf-8"))
 
 
