@@ -83,3 +83,22 @@ def test_a_file_over_16_mib_is_refused_for_its_size_without_being_read_whole(tmp
 def test_a_missing_file_is_refused(tmp_path):
     done = check(tmp_path / "absent.json")
     assert done.exit_code == 2 and "cannot read" in done.output and "Traceback" not in done.output
+
+
+EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples" / "catalogs").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.stem)
+def test_every_example_catalog_is_accepted(path):
+    done = check(path)
+    assert done.exit_code == 0 and done.output.startswith(f"{path.stem}: a valid catalog of "), done.output
+
+
+def test_the_examples_are_a_ticketing_gateway_a_payments_gateway_with_approvals_and_a_retrieval_only_hr_gateway():
+    output = {path.stem: check(path).output for path in EXAMPLES}
+    assert set(output) == {"ticketing", "payments", "hr-records"}
+    assert "export_ticket: export" in output["ticketing"] and "  record: ticket_id (ticket); destination: queue" in output["ticketing"]
+    assert "refund_order: write" in output["payments"] and "approval for amount above 500" in output["payments"]
+    assert "amount number 0.01..10000" in output["payments"]
+    effects = [line.split(": ")[1] for line in output["hr-records"].splitlines() if line.startswith("read_")]
+    assert effects == ["retrieval", "retrieval"] and ": export" not in output["hr-records"] and ": write" not in output["hr-records"]
