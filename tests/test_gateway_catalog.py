@@ -1,4 +1,4 @@
-"""G003.1–G003.6: a catalog document is read into values whole, or refused with the field and the problem."""
+"""S003.1–S003.6: a catalog document is read into values whole, or refused with the field and the problem."""
 
 import copy
 import json
@@ -35,7 +35,7 @@ def at(document: dict, *path):
     return document
 
 
-@pytest.mark.rule("G003.1")
+@pytest.mark.rule("S003.1")
 def test_valid_the_lab_catalog_reads_to_its_two_tools_and_back():
     catalog = read_catalog(LAB)
     assert [(tool.name, tool.effect, tool.argument_names) for tool in catalog.tools] == [
@@ -43,7 +43,7 @@ def test_valid_the_lab_catalog_reads_to_its_two_tools_and_back():
     assert read_catalog(catalog_document(catalog)) == catalog
 
 
-@pytest.mark.rule("G003.1")
+@pytest.mark.rule("S003.1")
 @pytest.mark.parametrize(("edit", "path", "problem"), [
     (lambda d: d.update(catalog=2), "$.catalog", "expected the catalog format version 1, got 2"),
     (lambda d: d.pop("catalog"), "$.catalog", "required field is missing"),
@@ -60,13 +60,13 @@ def test_invalid_a_document_the_schema_refuses_is_refused_at_its_field(edit, pat
     assert refusal(changed(edit)) == (path, problem)
 
 
-@pytest.mark.rule("G003.1")
+@pytest.mark.rule("S003.1")
 def test_invalid_a_key_written_twice_is_refused_where_it_is_written():
     document = changed(lambda d: at(d, "tools").__setitem__(1, RepeatedKeys([*at(d, "tools", 1).items(), ("effect", "export")])))
     assert refusal(document) == ("$.tools[1]", "the key 'effect' is written more than once")
 
 
-@pytest.mark.rule("G003.2")
+@pytest.mark.rule("S003.2")
 @pytest.mark.parametrize(("edit", "path", "problem"), [
     (lambda d: at(d, *EXPORT_ARGUMENTS).append(dict(at(d, *EXPORT_ARGUMENTS, 0))), "$.tools[0].arguments[2].name",
      "argument 'case_id' is declared twice"),
@@ -79,7 +79,7 @@ def test_invalid_a_name_declared_twice(edit, path, problem):
     assert refusal(changed(edit)) == (path, problem)
 
 
-@pytest.mark.rule("G003.3")
+@pytest.mark.rule("S003.3")
 @pytest.mark.parametrize(("argument", "path", "problem"), [
     ({"name": "n", "type": "string", "min_length": 9, "max_length": 8}, "min_length", "9 is above the max_length 8"),
     ({"name": "n", "type": "integer", "minimum": 10, "maximum": 1}, "minimum", "10 is above the maximum 1"),
@@ -93,7 +93,7 @@ def test_invalid_bounds_that_do_not_fit_the_type(argument, path, problem):
     assert refusal(changed(lambda d: at(d, *EXPORT_ARGUMENTS).append(argument))) == (f"$.tools[0].arguments[2].{path}", problem)
 
 
-@pytest.mark.rule("G003.4")
+@pytest.mark.rule("S003.4")
 @pytest.mark.parametrize(("edit", "path", "problem"), [
     (lambda d: at(d, "tools", 1, "record").update(argument="ticket_id"), "$.tools[1].record.argument",
      "no argument 'ticket_id' among the tool's arguments"),
@@ -106,7 +106,7 @@ def test_invalid_a_named_argument_or_kind_that_is_not_declared(edit, path, probl
     assert refusal(changed(edit)) == (path, problem)
 
 
-@pytest.mark.rule("G003.5")
+@pytest.mark.rule("S003.5")
 @pytest.mark.parametrize(("edit", "path", "problem"), [
     (lambda d: at(d, "tools", 0).pop("destination"), "$.tools[0].destination", "required field is missing: an export names its destination"),
     (lambda d: at(d, "tools", 1).update(idempotency_key=True), "$.tools[1].idempotency_key", "not a field of a tool whose effect is retrieval"),
@@ -119,7 +119,7 @@ def test_invalid_a_field_that_does_not_fit_the_tools_effect(edit, path, problem)
     assert refusal(changed(edit)) == (path, problem)
 
 
-@pytest.mark.rule("G003.6")
+@pytest.mark.rule("S003.6")
 @pytest.mark.parametrize(("approval", "path", "problem"), [
     ({"when": "argument_above", "argument": "case_id", "above": 5}, "argument", "no integer or number argument 'case_id' among the tool's arguments"),
     ({"when": "argument_above", "above": 5}, "argument", "required field is missing"),
@@ -165,7 +165,7 @@ def mutated(draw) -> dict:
     return document
 
 
-@pytest.mark.rule("G003.1")
+@pytest.mark.rule("S003.1")
 @settings(max_examples=400, deadline=None)
 @given(mutated())
 def test_any_mutation_is_read_back_to_an_equal_value_or_refused_at_a_path(document):

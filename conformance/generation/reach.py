@@ -39,6 +39,8 @@ DEFAULT_COUNT = CampaignSettings().examples // len(TARGETS)
 MOST = 100_000
 MODEL_DIR = Path(gateproof.model.__file__).resolve().parent
 
+#: Why the readers of a catalog are never reached by deciding a scenario.
+CATALOG_READ = "S003: a catalog is read as the model is imported (the lab's) or checked (catalog check); no scenario names one (tests/test_gateway_catalog.py)"
 #: Reviewed: what deciding a valid scenario document never reaches, keyed by ``file:line`` of the
 #: branch, or of a function's first line for the whole function, with why. A generated scenario is
 #: valid by contract, so every branch that refuses an invalid document is here; the tests of the
@@ -82,6 +84,14 @@ UNREACHABLE: dict[str, str] = {
     "model/scenario/story.py:127": "invalid: a step naming a configuration an earlier step deleted",
     "model/gateway/scenario.py:34": "invalid: two gateway records sharing an id",
     "model/gateway/scenario.py:58": "invalid: a step naming a session or record the world lacks",
+    "model/gateway/catalog.py:131": CATALOG_READ,
+    "model/gateway/catalog_checks.py:26": CATALOG_READ,
+    "model/gateway/catalog_checks.py:35": CATALOG_READ,
+    "model/gateway/catalog_checks.py:43": CATALOG_READ,
+    "model/gateway/catalog_checks.py:62": CATALOG_READ,
+    "model/gateway/catalog_checks.py:74": CATALOG_READ,
+    "model/gateway/catalog_checks.py:87": CATALOG_READ,
+    "model/gateway/catalog_checks.py:104": CATALOG_READ,
 }
 
 

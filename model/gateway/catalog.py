@@ -1,8 +1,8 @@
 """A gateway's tool catalog: the document a team declares its gateway in, read into values.
 
 The schema (``model/schema/catalog.schema.json``) says what each field may
-hold; :func:`read_catalog` then refuses what a schema cannot say (G003.1 to
-G003.6), each as a :class:`CatalogError` naming the field and the problem.
+hold; :func:`read_catalog` then refuses what a schema cannot say (S003.1 to
+S003.6), each as a :class:`CatalogError` naming the field and the problem.
 A catalog read is a value: the rules read their tools, arguments, roles and
 records from it, and :func:`catalog_document` writes it back.
 """
@@ -129,10 +129,10 @@ def _tool(fields: dict) -> CatalogTool:
 
 
 def read_catalog(document: object) -> Catalog:
-    """G003.1: a catalog document read into values, or a :class:`CatalogError` naming the first wrong field and the problem.
+    """S003.1: a catalog document read into values, or a :class:`CatalogError` naming the first wrong field and the problem.
 
     The document is held to the limits of any document (S001.5, S001.6),
-    then to its version, its schema, and what the schema cannot say (G003.2–G003.6).
+    then to its version, its schema, and what the schema cannot say (S003.2–S003.6).
     """
     try:
         check_depth(document)

@@ -1,4 +1,4 @@
-"""What a catalog's schema cannot say, refused as a :class:`CatalogError` naming the field (G003.2 to G003.6).
+"""What a catalog's schema cannot say, refused as a :class:`CatalogError` naming the field (S003.2 to S003.6).
 
 Each check reads a document the schema has accepted, so every field it
 looks at is there with its declared type.
@@ -24,7 +24,7 @@ def _refuse(path: list, problem: str) -> None:
 
 
 def check_unique_names(items: list[dict], where: list, what: str) -> None:
-    """G003.2: no two tools, record kinds or arguments of one tool share a name."""
+    """S003.2: no two tools, record kinds or arguments of one tool share a name."""
     seen: set[str] = set()
     for position, item in enumerate(items):
         if item["name"] in seen:
@@ -33,7 +33,7 @@ def check_unique_names(items: list[dict], where: list, what: str) -> None:
 
 
 def check_record_kinds(kinds: list[dict]) -> None:
-    """G003.2: each record kind is declared once, and keeps its tenant and its assignees in two fields."""
+    """S003.2: each record kind is declared once, and keeps its tenant and its assignees in two fields."""
     check_unique_names(kinds, ["record_kinds"], "record kind")
     for number, kind in enumerate(kinds):
         if kind["tenant"] == kind["assignees"]:
@@ -41,7 +41,7 @@ def check_record_kinds(kinds: list[dict]) -> None:
 
 
 def check_argument_bounds(argument: dict, where: list) -> None:
-    """G003.3: bounds fit the argument's type, none is above its maximum, and a text argument declares its longest."""
+    """S003.3: bounds fit the argument's type, none is above its maximum, and a text argument declares its longest."""
     text = argument["type"] in TEXT_TYPES
     for field in ("min_length", "max_length", "minimum", "maximum"):
         if field in argument and (field.endswith("_length") != text):
@@ -60,7 +60,7 @@ def check_argument_bounds(argument: dict, where: list) -> None:
 
 
 def check_named_argument(tool: dict, where: list, field: list) -> None:
-    """G003.4: a record or destination argument is one of the tool's arguments, required and an identifier."""
+    """S003.4: a record or destination argument is one of the tool's arguments, required and an identifier."""
     name = tool
     for key in field:
         name = name[key]
@@ -72,7 +72,7 @@ def check_named_argument(tool: dict, where: list, field: list) -> None:
 
 
 def check_effect_fields(tool: dict, where: list) -> None:
-    """G003.5: each field fits the tool's effect: a destination on exports alone, and always there; a reader role on retrievals alone;
+    """S003.5: each field fits the tool's effect: a destination on exports alone, and always there; a reader role on retrievals alone;
     keys, approvals and the re-check at the write on tools with a side effect."""
     if tool["effect"] == "export" and "destination" not in tool:
         _refuse([*where, "destination"], "required field is missing: an export names its destination")
@@ -85,7 +85,7 @@ def check_effect_fields(tool: dict, where: list) -> None:
 
 
 def check_approval(tool: dict, approval: dict, where: list) -> None:
-    """G003.6: an approval condition names what it needs: an external destination of an export, or a numeric argument and a value."""
+    """S003.6: an approval condition names what it needs: an external destination of an export, or a numeric argument and a value."""
     if approval["when"] == "external_destination":
         for field in ("argument", "above"):
             if field in approval:
@@ -102,7 +102,7 @@ def check_approval(tool: dict, approval: dict, where: list) -> None:
 
 
 def check_catalog_semantics(document: dict) -> None:
-    """G003.2–G003.6: what the schema cannot say, checked on a document the schema accepts; G003.4: each tool's record kind among the catalog's."""
+    """S003.2–S003.6: what the schema cannot say, checked on a document the schema accepts; S003.4: each tool's record kind among the catalog's."""
     check_record_kinds(document["record_kinds"])
     check_unique_names(document["tools"], ["tools"], "tool")
     kinds = {kind["name"] for kind in document["record_kinds"]}
