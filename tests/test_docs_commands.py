@@ -33,7 +33,7 @@ from gateproof.conformance.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
-COMMANDS = ("decide", "explain", "rules", "diff", "prove", "verify", "report", "corpus")
+COMMANDS = ("decide", "explain", "rules", "diff", "prove", "verify", "report", "corpus", "catalog")
 MUTANT = "gateproof.conformance.implementations.mutant"  # an implementation verify must find wrong: exit status 1
 DEFAULT_OUT = {"verify": "gateproof-verify"}  # where a command writes without --out
 

@@ -22,6 +22,7 @@ LAZY_COMMANDS = {
     "corpus": "gateproof.conformance.cli.corpus",
     "rules": "gateproof.conformance.cli.rules",
     "report": "gateproof.conformance.cli.report",
+    "catalog": "gateproof.conformance.cli.catalog",
 }
 
 

@@ -40,6 +40,8 @@ DEFAULT_COUNT = CampaignSettings().examples // len(TARGETS)
 MOST = 100_000
 MODEL_DIR = Path(gateproof.model.__file__).resolve().parent
 
+#: Why the readers of a catalog are never reached by deciding a scenario.
+CATALOG_READ = "S003: a catalog is read as the model is imported (the lab's) or checked (catalog check); no scenario names one (tests/test_gateway_catalog.py)"
 #: Reviewed: what deciding a valid scenario document never reaches, keyed by the branch's function and
 #: text, or by the function for the whole function (:mod:`.reach_keys`), with why. A generated scenario is
 #: valid by contract, so every branch that refuses an invalid document is here; the tests of the
@@ -85,6 +87,14 @@ UNREACHABLE: dict[str, str] = {
     'model/gateway/scenario.py:_known:if value not in index:': 'invalid: a step naming a session or record the world lacks',
     'model/scenario/schema.py:schema:if name == "scenario":': 'the outcome schema is read by the harness and the tests, never while deciding',
     'model/versions.py:declared:for declaration in DECLARATIONS:': 'the schema admits declared versions only, so the one named is always found',
+    'model/gateway/catalog.py:read_catalog': CATALOG_READ,
+    'model/gateway/catalog_checks.py:check_unique_names': CATALOG_READ,
+    'model/gateway/catalog_checks.py:check_record_kinds': CATALOG_READ,
+    'model/gateway/catalog_checks.py:check_argument_bounds': CATALOG_READ,
+    'model/gateway/catalog_checks.py:check_named_argument': CATALOG_READ,
+    'model/gateway/catalog_checks.py:check_effect_fields': CATALOG_READ,
+    'model/gateway/catalog_checks.py:check_approval': CATALOG_READ,
+    'model/gateway/catalog_checks.py:check_catalog_semantics': CATALOG_READ,
 }
 
 

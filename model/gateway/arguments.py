@@ -1,4 +1,4 @@
-"""The tools the gateway knows and the shape their arguments must have.
+"""The tools the gateway knows and the shape their arguments must have, as the lab's catalog declares them.
 
 Arguments arrive exactly as a model proposed them: any JSON value at all. Each
 shape rule is checked before any record is read, so a malformed proposal can
@@ -13,26 +13,19 @@ from attrs import frozen
 
 from ..lattice import CONCRETE
 from ..scenario.document import has_repeated_key
-
-#: The longest identifier an argument may carry; longer is malformed, not truncated.
-ARGUMENT_MAX_LENGTH = 128
+from .lab import ARGUMENT_MAX_LENGTH, LAB_CATALOG
 
 
 @frozen
 class ToolSpec:
-    """A tool and its arguments; every argument is a required identifier string."""
+    """A tool and its arguments; every argument of the lab's tools is a required identifier string."""
 
     name: str
     arguments: tuple[str, ...]
 
 
-TOOLS: dict[str, ToolSpec] = {
-    spec.name: spec
-    for spec in (
-        ToolSpec("export_case", ("case_id", "destination_id")),
-        ToolSpec("read_case", ("case_id",)),
-    )
-}
+#: The lab's tools in the order its catalog declares them (``tools[].name``, ``tools[].arguments[].name``).
+TOOLS: dict[str, ToolSpec] = {tool.name: ToolSpec(tool.name, tool.argument_names) for tool in LAB_CATALOG.tools}
 
 
 #: G001.13: the closed set of reasons, ``allowed`` first, in the order of precedence of the checks that give them.
@@ -79,7 +72,7 @@ def until_first_failure(checks) -> tuple[Check, ...]:
 
 
 def is_known_tool(tool: object) -> bool:
-    """G001.1: only a tool the gateway knows may be called; any other name is refused as ``unknown_tool``."""
+    """G001.1: only a tool the gateway's catalog declares (``tools[].name``) may be called; any other name is refused as ``unknown_tool``."""
     return isinstance(tool, str) and tool in TOOLS
 
 
@@ -99,7 +92,7 @@ def has_unique_keys(arguments: object) -> bool:
 
 
 def list_extra_arguments(spec: ToolSpec, arguments: dict) -> list[str]:
-    """G001.3: fields the tool does not declare (forged authority such as ``approved_by`` among them), sorted."""
+    """G001.3: fields the tool does not declare (``tools[].arguments[].name``; forged authority such as ``approved_by`` among them), sorted."""
     return sorted(str(key) for key in arguments if key not in spec.arguments)
 
 
@@ -109,7 +102,7 @@ def list_missing_arguments(spec: ToolSpec, arguments: dict) -> list[str]:
 
 
 def is_identifier_value(value: object) -> bool:
-    """G001.5: an argument value is a string of 1 to ARGUMENT_MAX_LENGTH characters; no coercion of other types."""
+    """G001.5: an argument value is a string of 1 to ARGUMENT_MAX_LENGTH (``tools[].arguments[].max_length``) characters; no coercion of other types."""
     return isinstance(value, str) and 0 < len(value) <= ARGUMENT_MAX_LENGTH
 
 

@@ -15,10 +15,8 @@ from attrs import frozen
 
 from ..lattice import CONCRETE
 from .arguments import REASON_CODES, Check, first_failed_reason, until_first_failure
+from .lab import DESTINATION_ARGUMENT, EXPORT_TOOL, RECORD_ARGUMENT, SUPERVISOR_ROLE, SUPPORT_ROLE
 from .records import Case, GatewayWorld, Session
-
-SUPPORT_ROLE = "support"
-SUPERVISOR_ROLE = "supervisor"
 
 #: G001.10: reasons the caller is told differently from what the audit records.
 CALLER_REASONS = {"tenant_mismatch": "case_not_found"}
@@ -32,7 +30,7 @@ def is_session_valid(session: Session) -> bool:
 
 
 def has_support_role(session: Session) -> bool:
-    """G001.7: only a session holding the support role may export."""
+    """G001.7: only a session holding the support role (the export tool's ``tools[].roles``) may export."""
     return SUPPORT_ROLE in session.roles
 
 
@@ -52,7 +50,7 @@ def is_assigned(session: Session, case: Case) -> bool:
 
 
 def has_supervisor_role(session: Session) -> bool:
-    """G001.12: the role that may read any case of its own tenant."""
+    """G001.12: the role that may read any case of its own tenant (the retrieval tool's ``tools[].tenant_reader_role``)."""
     return SUPERVISOR_ROLE in session.roles
 
 
@@ -82,8 +80,11 @@ class AuthorizationFacts:
 
 
 def facts_of(world: GatewayWorld, session: Session, arguments: dict) -> AuthorizationFacts:
-    """G001.7, G001.9–G001.12: the facts the host's session and stored case hold, read once per call."""
-    case = lookup_case(world, arguments["case_id"])
+    """G001.7, G001.9–G001.12: the facts the host's session and stored case hold, read once per call.
+
+    The case is the one the tool's record argument (``tools[].record.argument``) names.
+    """
+    case = lookup_case(world, arguments[RECORD_ARGUMENT])
     return AuthorizationFacts(
         support=has_support_role(session),
         supervisor=has_supervisor_role(session),
@@ -130,8 +131,8 @@ def lab_destination_checks(configured, internal, ops=CONCRETE) -> tuple[Check, .
 
 
 def check_lab_destination(world: GatewayWorld, session: Session, tool: str, arguments: dict) -> tuple[Check, ...]:
-    """G001.8 as a check: lab-001 allows no destination but a configured internal one."""
-    destination = world.destination_index.get(arguments["destination_id"])
+    """G001.8 as a check: lab-001 allows no destination but a configured internal one, named by ``tools[].destination``."""
+    destination = world.destination_index.get(arguments[DESTINATION_ARGUMENT])
     configured = destination is not None
     return lab_destination_checks(configured, configured and destination.internal)
 
@@ -141,11 +142,12 @@ def check_authorization(
 ) -> tuple[Check, ...]:
     """G001.13: the conditions on a well-formed call of a valid session, in precedence order, up to the first that fails.
 
-    The checks that do not apply to the tool are left out. G001.16:
+    The checks that do not apply to the tool are left out: those of an
+    export apply to the tool whose ``tools[].effect`` is ``export``. G001.16:
     nothing here reads case content or runbooks, so no text planted there
     can change a decision.
     """
-    exporting = tool == "export_case"
+    exporting = tool == EXPORT_TOOL.name
     destination = check_destination(world, session, tool, arguments) if exporting else ()
     checks = authorization_checks(exporting, facts_of(world, session, arguments), destination)
     return until_first_failure(check for check, applies in checks if applies)

@@ -11,6 +11,7 @@ from attrs import frozen
 from .arguments import Check, check_shape, has_unique_keys, is_known_tool
 from .authorize import CALLER_REASONS, check_authorization, check_lab_destination, check_session, compute_reason
 from .changes import apply_changes
+from .lab import DESTINATION_ARGUMENT, LAB_CATALOG, RECORD_ARGUMENT
 from .next_checks import (
     CallRecord,
     KeyBinding,
@@ -97,7 +98,8 @@ def compute_audit_record(world: GatewayWorld, session: Session, call: Call, reas
     """G001.15: one record per call, holding only values the gateway trusts, never case content or proposal text.
 
     The tool, case and destination are recorded only when they name a known
-    tool, a stored case and a configured destination; anything else the
+    tool, a stored case and a configured destination (read from the
+    arguments ``tools[].record.argument`` and ``tools[].destination`` name); anything else the
     proposal wrote could carry copied content into the log. Arguments that
     write a key twice (G001.17) name no case and no destination: which of
     the values was meant is what the gateway cannot know.
@@ -108,21 +110,27 @@ def compute_audit_record(world: GatewayWorld, session: Session, call: Call, reas
         "tool": call.tool if is_known_tool(call.tool) else None,
         "user": session.user,
         "tenant": session.tenant,
-        "case_id": _named(call.arguments, "case_id", world.case_index),
-        "destination_id": _named(call.arguments, "destination_id", world.destination_index),
+        "case_id": _named(call.arguments, RECORD_ARGUMENT, world.case_index),
+        "destination_id": _named(call.arguments, DESTINATION_ARGUMENT, world.destination_index),
         "stage": stage,
         "replayed": replayed,
     }
 
 
 def compute_export(world: GatewayWorld, arguments: dict) -> dict:
-    """G001.14: an export records the payload read from storage at the time of the write, never from the arguments."""
-    case = world.case_index[arguments["case_id"]]
-    return {"case_id": case.id, "destination_id": arguments["destination_id"], "tenant": case.tenant, "payload": case.content}
+    """G001.14: an export records the payload read from storage at the time of the write, never from the arguments.
+
+    The case and the destination are those the arguments ``tools[].record.argument`` and ``tools[].destination`` name.
+    """
+    case = world.case_index[arguments[RECORD_ARGUMENT]]
+    return {"case_id": case.id, "destination_id": arguments[DESTINATION_ARGUMENT], "tenant": case.tenant, "payload": case.content}
 
 
 def _checks_before_authorization(state: GatewayState, session: Session, call: Call, rules: GatewayRules) -> tuple[tuple[Check, ...], bool]:
-    """Shape, session, and under lab-001+next the rate limit and the idempotency key; also whether the call is a replay."""
+    """Shape, session, and under lab-001+next the rate limit and the idempotency key; also whether the call is a replay.
+
+    G002.2: a key is looked up for a tool that takes one (``tools[].idempotency_key``).
+    """
     checks = check_shape(call.tool, call.arguments)
     if compute_reason(checks) != "allowed":
         return checks, False
@@ -131,7 +139,7 @@ def _checks_before_authorization(state: GatewayState, session: Session, call: Ca
         return checks, False
     world = state.world
     checks += (Check("G002.4", "rate_limited", is_within_rate_limit(world.rate_limit, state.history, session.id, world.clock)),)
-    binding = lookup_key_binding(state.bindings, call.idempotency_key) if call.tool == "export_case" else None
+    binding = lookup_key_binding(state.bindings, call.idempotency_key) if LAB_CATALOG.tool(call.tool).idempotency_key else None
     if not checks[-1].passed or binding is None:
         return checks, False
     same = is_same_action(binding, compute_fingerprint(session, call.tool, call.arguments))
@@ -144,7 +152,9 @@ def decide_call(state: GatewayState, call: Call, rules: GatewayRules) -> tuple[C
     G002.2: a repeated export with a bound idempotency key answers as the
     first did and records nothing new. G002.1: under lab-001+next an allowed
     export is judged again after ``before_write`` and happens only if it
-    still holds; lab-001 checks once.
+    still holds; lab-001 checks once. Which tool exports, takes a key and is
+    judged again is what the catalog declares (``tools[].effect``,
+    ``tools[].idempotency_key``, ``tools[].recheck_at_write``).
     """
     world = state.world
     session = world.session_index[call.session]
@@ -159,15 +169,16 @@ def decide_call(state: GatewayState, call: Call, rules: GatewayRules) -> tuple[C
     reads: tuple[dict, ...] = ()
     bindings = state.bindings
     if reason == "allowed" and not replayed:
-        if call.tool == "export_case" and rules.next_checks:
+        tool = LAB_CATALOG.tool(call.tool)
+        if tool.recheck_at_write and rules.next_checks:
             write_checks = recheck_at_write(written, call.session, call.tool, call.arguments)
             reason = compute_reason(write_checks)
-        if reason == "allowed" and call.tool == "export_case":
+        if reason == "allowed" and tool.effect == "export":
             exports = (compute_export(written, call.arguments),)
-            if rules.next_checks and call.idempotency_key is not None:
+            if rules.next_checks and tool.idempotency_key and call.idempotency_key is not None:
                 bindings += (KeyBinding(call.idempotency_key, compute_fingerprint(session, call.tool, call.arguments)),)
         elif reason == "allowed":
-            reads = ({"case_id": call.arguments["case_id"]},)
+            reads = ({"case_id": call.arguments[RECORD_ARGUMENT]},)
     stage = "write" if write_checks and reason != "allowed" else "check"
     audit = compute_audit_record(world, session, call, reason, stage, replayed)
     trace = CallTrace(checks, write_checks, reason, stage, replayed, exports, reads, audit)

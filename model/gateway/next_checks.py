@@ -11,6 +11,7 @@ from attrs import frozen
 
 from .arguments import Check, compute_canonical_arguments
 from .authorize import check_authorization, check_session
+from .lab import DESTINATION_ARGUMENT
 from .records import Approval, GatewayWorld, RateLimit, Session
 
 
@@ -69,8 +70,11 @@ def is_unexpired(approval: Approval, now: int) -> bool:
 
 
 def check_next_destination(world: GatewayWorld, session: Session, tool: str, arguments: dict) -> tuple[Check, ...]:
-    """G002.5, G002.6: an internal destination passes; a configured external one only with an unexpired approval of this exact action."""
-    destination = world.destination_index.get(arguments["destination_id"])
+    """G002.5, G002.6: an internal destination passes; a configured external one only with an unexpired approval of this exact action.
+
+    The destination is the one ``tools[].destination`` names; the lab's export declares an approval ``when`` it is ``external_destination``.
+    """
+    destination = world.destination_index.get(arguments[DESTINATION_ARGUMENT])
     if destination is None or destination.internal:
         return (Check("G001.8", "destination_denied", destination is not None),)
     approvals = [a for a in world.approvals if is_approval_for(a, session, tool, arguments)]

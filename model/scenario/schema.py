@@ -19,7 +19,7 @@ from ..versions import VERSIONS, default_version
 from .errors import ScenarioError, join_path
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
-SCHEMA_FILES = {"scenario": "scenario.schema.json", "outcome": "outcome.schema.json"}
+SCHEMA_FILES = {"scenario": "scenario.schema.json", "outcome": "outcome.schema.json", "catalog": "catalog.schema.json"}
 _JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
 
 
@@ -36,7 +36,7 @@ def rules_definition() -> dict:
 
 @cache
 def schema(name: str) -> dict:
-    """The JSON Schema of a document kind (``scenario`` or ``outcome``), the scenario's rule versions as declared.
+    """The JSON Schema of a document kind (``scenario``, ``outcome`` or ``catalog``), the scenario's rule versions as declared.
 
     The shipped file says the same (a test holds it to the declarations;
     ``gateproof corpus build`` writes it), so a version is declared once.
