@@ -116,9 +116,20 @@ def test_an_unexpected_difference_exits_1(tmp_path, monkeypatch):
     assert "1 UNEXPECTED result(s): exit status 1" in result.stdout
 
 
-def test_a_claim_found_otherwise_than_documented_counts_as_unexpected():
-    claim = {"status": "held", "expected": "broken"}
-    assert unexpected_count({"differences": [{"expected": True}], "claims": [claim, {"status": "broken", "expected": "broken"}], "proofs": []}) == 1
+def test_a_claim_broken_inside_its_span_counts_as_unexpected_and_one_outside_it_never():
+    broken_inside = {"status": "broken", "expected": "held"}
+    outside = [{"status": status, "expected": "not claimed"} for status in ("held", "broken")]
+    assert unexpected_count({"differences": [{"expected": True}], "claims": [broken_inside, *outside], "proofs": []}) == 1
+
+
+def test_a_claim_that_holds_before_its_span_is_no_finding(tmp_path):
+    """claim.175.same-name holds under pre-164, where no forced skill exists to tie: the claim is not made there, and not UNEXPECTED."""
+    result = run_diff("--from", "pre-164", "--to", "adr-164", "--examples", "300", "--limit", "1", "--out", str(tmp_path))
+    assert "claim.175.same-name under pre-164: held (not claimed here)" in result.stdout, result.stdout
+    assert "UNEXPECTED" not in result.stdout
+
+
+def test_a_difference_no_adr_documents_counts_as_unexpected():
     assert unexpected_count({"differences": [{"expected": False}, {"expected": True}], "claims": [], "proofs": [{"result": "alike"}]}) == 1
 
 

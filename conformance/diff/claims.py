@@ -3,7 +3,7 @@
 Each claim is a predicate over one story; a check searches for a story that
 breaks it and shrinks the one it finds. A claim some versions are documented
 to break (the defect a later ADR names) says so, so a broken claim is either
-a documented defect or a finding.
+a documented defect or a finding, and one outside its span is not claimed.
 """
 
 from __future__ import annotations
@@ -101,8 +101,17 @@ class ClaimCheck:
 
     @property
     def expected(self) -> bool:
-        """Whether the ADRs document the claim as holding for these versions."""
+        """Whether the ADRs claim it for these versions: outside its span a claim is not made, and neither result is a finding.
+
+        Before the ADR that closes a defect the claim may break (the defect),
+        or hold where the defect cannot arise (``pre-164`` forces nothing).
+        """
         return all(self.claim.holds_over(v) for v in self.versions)
+
+    @property
+    def unexpected(self) -> bool:
+        """A claim the ADRs make for these versions, broken: a finding."""
+        return self.expected and not self.held
 
     @property
     def documented(self) -> str:

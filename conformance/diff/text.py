@@ -45,7 +45,7 @@ def difference_lines(entry: dict, left: str, right: str) -> list[str]:
 
 
 def claim_lines(entry: dict) -> list[str]:
-    status = entry["status"] + ("" if entry["status"] == entry["expected"] else " (UNEXPECTED)")
+    status = entry["status"] + {"held": " (UNEXPECTED)" if entry["status"] == "broken" else "", "not claimed": " (not claimed here)"}[entry["expected"]]
     lines = [f"  {entry['id']} under {', '.join(entry['versions'])}: {status} — {entry['statement']} [{entry['adr']}]"]
     if entry["documented"]:
         lines.append(f"    {entry['documented']}")
