@@ -14,11 +14,11 @@ from rich.text import Text
 
 from gateproof.model.scenario import ScenarioError, read_scenario
 
-from ..harness.documents import parse_json, read_document
 from ..harness.campaign import KINDS, RULES_OF_KIND, Campaign, CampaignSettings, is_selected
 from ..harness.compare import LEVELS
 from ..harness.corpus import load_corpus
 from ..harness.expectations import CAUGHT, CONFORMANT, is_met
+from ..harness.inputs import InputError, read_json
 from ..harness.known import read_known
 from ..harness.channel import end_groups_on_signals
 from ..harness.process import StartFailed
@@ -87,11 +87,10 @@ def read_replays(paths: tuple[str, ...]) -> list[dict]:
     scenarios = []
     for path in paths:
         try:
-            with open(path, "rb") as handle:
-                document = parse_json(read_document(handle))
+            document = read_json(path)
             read_scenario(document)
-        except OSError as error:
-            fail(f"{path}: cannot read ({error.strerror})")
+        except InputError as error:
+            fail(str(error))
         except ScenarioError as error:
             fail(f"{path}: {error}")
         scenarios.append(document)
@@ -198,8 +197,10 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
     known = ()
     if known_path:
         try:
-            known = read_known(Path(known_path))
-        except (OSError, ValueError, ProtocolError) as error:
+            known = read_known(known_path)
+        except InputError as error:
+            fail(str(error))
+        except ProtocolError as error:
             fail(f"{known_path}: {error}")
     if mcp_map is not None and mcp is None:
         fail("--mcp-map needs --mcp: it maps an MCP server's refusals")

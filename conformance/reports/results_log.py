@@ -33,6 +33,7 @@ import orjson
 from gateproof.model.scenario import ScenarioError
 
 from ..harness.documents import dumps, parse_json
+from ..harness.inputs import numbered_lines
 from ..harness.paths import create_no_follow, make_folder
 from ..harness.protocol import Started
 from ..harness.results import Disagreement, Tally, Verdict
@@ -146,24 +147,24 @@ def _check(number: int, record: object) -> None:
 def read_results(path: Path) -> tuple[dict, list[Tally], dict | None]:
     """The campaign record, each implementation's tally in the order driven, and the end record (None when cut short).
 
-    Every record is checked against ``results-record.schema.json``; only the
-    last line may be cut off mid-write, as a campaign stopped at that moment
-    leaves it. Verdicts of an implementation whose campaign was cut short are
-    kept under a tally marked lost, so a partial file still renders what it found.
+    The file is read a line at a time, each line at most ``MOST_RECORD_BYTES``
+    (``harness/inputs.py``). Every record is checked against
+    ``results-record.schema.json``; only the last line may be cut off
+    mid-write, as a campaign stopped at that moment leaves it. Verdicts of an
+    implementation whose campaign was cut short are kept under a tally marked
+    lost, so a partial file still renders what it found.
     """
     campaign, end, tallies = None, None, []
     pending: dict[str, list[Verdict]] = {}
-    with path.open("rb") as handle:
-        lines = handle.read().split(b"\n")
-    if lines and not lines[-1]:
-        lines.pop()
-    for number, line in enumerate(lines, 1):
+    cut = None  # the number of a line that is not JSON: refused unless it is the last
+    for number, line, _ in numbered_lines(str(path)):
+        if cut is not None:
+            raise ResultsError(f"line {cut}: not a JSON record: not a results.jsonl written by gateproof verify")
         try:
             record = parse_json(line, repeats=None, limit=None)  # integers exact, a call's repeated keys kept
         except ScenarioError:
-            if number == len(lines) and campaign is not None:
-                break  # the last line of a campaign stopped mid-write
-            raise ResultsError(f"line {number}: not a JSON record: not a results.jsonl written by gateproof verify") from None
+            cut = number
+            continue
         _check(number, record)
         kind = record["record"]
         if (kind == "campaign") != (number == 1):
@@ -182,6 +183,8 @@ def read_results(path: Path) -> tuple[dict, list[Tally], dict | None]:
         except (KeyError, TypeError, ValueError) as error:
             raise ResultsError(f"line {number}: a {kind} record that cannot be read ({type(error).__name__}: {error})") from None
     if campaign is None:
+        if cut is not None:  # the first line itself
+            raise ResultsError(f"line {cut}: not a JSON record: not a results.jsonl written by gateproof verify")
         raise ResultsError("no campaign record: not a results.jsonl written by gateproof verify")
     for name, verdicts in pending.items():
         tallies.append(Tally(name, verdicts=verdicts, lost="the campaign was cut short before this implementation finished"))
