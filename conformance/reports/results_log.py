@@ -31,6 +31,7 @@ import jsonschema_rs
 import orjson
 
 from gateproof.model.scenario import ScenarioError
+from gateproof.model.scenario.schema import validate
 
 from ..harness.documents import dumps, parse_json
 from ..harness.inputs import numbered_lines
@@ -134,14 +135,28 @@ def _validator():
     return jsonschema_rs.validator_for(orjson.loads(SCHEMA.read_bytes()))
 
 
+#: What a disagreement holds from the model, each read by its schema: the scenario it ran, and the outcome it gave. The actual
+#: outcome is the implementation's: any object, as the protocol reads it.
+DISAGREEMENT_DOCUMENTS = (("scenario", "scenario"), ("expected", "outcome"))
+
+
 def _check(number: int, record: object) -> None:
-    """Raise :class:`ResultsError` naming the line and the field when ``record`` breaks the results-record schema."""
-    if _validator().is_valid(record):
-        return
-    error = next(_validator().iter_errors(record))
-    where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.instance_path)
-    problem = error.message if len(error.message) <= 160 else error.message[:157] + "..."
-    raise ResultsError(f"line {number}: {where}: {problem}")
+    """Raise :class:`ResultsError` naming the line and the field when ``record`` breaks the results-record schema.
+
+    A disagreement's scenario and expected outcome are checked against the
+    model's scenario and outcome schemas: the model read the one and wrote the other.
+    """
+    if not _validator().is_valid(record):
+        error = next(_validator().iter_errors(record))
+        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.instance_path)
+        problem = error.message if len(error.message) <= 160 else error.message[:157] + "..."
+        raise ResultsError(f"line {number}: {where}: {problem}")
+    disagreement = record.get("disagreement")
+    for field, kind in DISAGREEMENT_DOCUMENTS if disagreement is not None else ():
+        try:
+            validate(kind, disagreement[field])
+        except ScenarioError as error:
+            raise ResultsError(f"line {number}: $.disagreement.{field}{error.path[1:]}: {error.problem}") from None
 
 
 def read_results(path: Path) -> tuple[dict, list[Tally], dict | None]:

@@ -15,6 +15,7 @@ each an implementation expected to conform has.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import textwrap
@@ -72,10 +73,12 @@ def errored_lines(tally: Tally, limit: int = 6) -> list[str]:
         first = verdicts[0]
         lines.append(f"  {reason}")
         lines.append(f"    {len(verdicts)} recorded, for example {first.scenario_id} ({first.family})")
-        stderr = [line for line in first.context.get("stderr", ()) if line.strip()][-STDERR_LINES:]
+        # The context is the implementation's as much as verify's: any JSON value may stand where a text or a list of lines is written.
+        told = first.context.get("stderr")
+        stderr = [text for text in map(str, told if isinstance(told, list) else ()) if text.strip()][-STDERR_LINES:]
         lines += [f"    stderr: {line}" for line in stderr]
         if "reply" in first.context:
-            reply = first.context["reply"]
+            reply = first.context["reply"] if isinstance(first.context["reply"], str) else json.dumps(first.context["reply"])
             more = f" ... ({len(reply) - REPLY_SHOWN} characters more in results.jsonl)" if len(reply) > REPLY_SHOWN else ""
             lines.append(f"    reply: {reply[:REPLY_SHOWN]}{more}")
         if isinstance(first.context.get("replay"), str):
