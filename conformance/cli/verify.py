@@ -20,6 +20,7 @@ from ..harness.corpus import load_corpus
 from ..harness.expectations import CAUGHT, CONFORMANT, is_met
 from ..harness.inputs import InputError, read_json
 from ..harness.known import read_known
+from ..harness.paths import FolderHeld, hold_folder
 from ..harness.channel import end_groups_on_signals
 from ..harness.process import StartFailed
 from ..harness.protocol import ProtocolError
@@ -212,6 +213,12 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
     settings = {"compare": level, "examples": examples, "seed": seed, "rules": list(rules) if rules else None, "kinds": list(kinds),
                 "timeout": timeout, "shard": [part.index, part.count], "corpus": with_corpus, "implementations": [list(naming) for _, _, naming in implementations]}
     results = Path(out) / "results.jsonl"
+    try:
+        hold_folder(Path(out))  # held until verify exits: a second campaign on this folder is refused before it writes
+    except FolderHeld as error:
+        fail(f"--out {error}")
+    except OSError as error:
+        fail(f"--out {out}: cannot hold the folder for this campaign ({error.strerror})")
     try:
         log = ResultLog(results, settings)
     except OSError as error:

@@ -7,6 +7,7 @@ written through a symbolic link that stands where it would go.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import re
@@ -79,3 +80,34 @@ def folder_within(parent: Path, name: str) -> Path:
     if folder.is_symlink() or not folder.is_dir():
         raise OSError(f"{folder}: is a symbolic link or not a folder, and is never written through")
     return folder
+
+
+#: The file in a campaign's folder its campaign holds locked while it writes there; the system lets go of it when the process ends.
+LOCK_NAME = ".gateproof-verify.lock"
+
+
+class FolderHeld(Exception):
+    """The folder is held by another campaign that is still running: the folder, and that campaign's pid when it wrote one."""
+
+
+def hold_folder(folder: Path) -> int:
+    """Hold ``folder`` for this process's campaign until it exits: the lock file's descriptor, kept open.
+
+    Two campaigns writing one ``results.jsonl`` would interleave their lines:
+    the second is refused at once (:class:`FolderHeld`) before it writes
+    anything. The lock is the system's (``flock``), tied to the open file, so
+    a campaign killed by any signal leaves no lock behind, and the descriptor
+    is not inherited by the implementations verify starts.
+    """
+    make_folder(folder)
+    descriptor = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.read(descriptor, 32).decode("ascii", "replace").strip()
+        os.close(descriptor)
+        by = f" (pid {holder})" if holder.isdigit() else ""
+        raise FolderHeld(f"{folder}: another verify campaign{by} is writing in this folder; wait for it to end, or choose another --out") from None
+    os.ftruncate(descriptor, 0)
+    os.write(descriptor, f"{os.getpid()}\n".encode())
+    return descriptor
