@@ -84,3 +84,12 @@ def test_a_folder_held_by_a_campaign_that_was_killed_is_free_again(tmp_path):
     done = verify_quietly(out, "--builtin", "reference")
     assert done.returncode == 0, done.stderr
     assert (out / LOCK_NAME).read_text() != f"{holder.pid}\n"
+
+
+def test_a_campaign_lets_go_of_its_folder_when_it_ends_in_a_process_that_goes_on(tmp_path):
+    from report_helpers import verify
+
+    out = str(tmp_path / "out")
+    for _ in range(2):
+        result = verify("--builtin", "reference", "--examples", "5", "--no-corpus", "--kinds", "gateway", "--out", out, "-q")
+        assert result.exit_code == 0, result.output

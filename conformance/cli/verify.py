@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -214,11 +215,12 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
                 "timeout": timeout, "shard": [part.index, part.count], "corpus": with_corpus, "implementations": [list(naming) for _, _, naming in implementations]}
     results = Path(out) / "results.jsonl"
     try:
-        hold_folder(Path(out))  # held until verify exits: a second campaign on this folder is refused before it writes
+        held = hold_folder(Path(out))  # until verify ends: a second campaign on this folder is refused before it writes
     except FolderHeld as error:
         fail(f"--out {error}")
     except OSError as error:
         fail(f"--out {out}: cannot hold the folder for this campaign ({error.strerror})")
+    click.get_current_context().call_on_close(lambda: os.close(held))  # let go when run in a process that goes on (tests)
     try:
         log = ResultLog(results, settings)
     except OSError as error:
