@@ -21,8 +21,8 @@ from ..harness.corpus import load_corpus
 from ..harness.expectations import CAUGHT, CONFORMANT, is_met
 from ..harness.inputs import InputError, read_json
 from ..harness.known import read_known
-from ..harness.paths import FolderHeld, hold_folder
-from ..harness.channel import end_groups_on_signals
+from ..harness.paths import FolderHeld, WriteFailed, hold_folder
+from ..harness.channel import end_every_group, end_groups_on_signals
 from ..harness.process import StartFailed
 from ..harness.protocol import ProtocolError
 from ..harness.results import Tally
@@ -139,6 +139,27 @@ def run_campaign(name, argv, naming, campaign: CampaignSettings, replays, corpus
     return run.finish(), True
 
 
+def drive_all(implementations, campaign: CampaignSettings, replays, corpus, log: ResultLog, console: Console) -> tuple[list[Tally], bool]:
+    """Each implementation's campaign in turn, written to ``log``: the tallies, and whether every one started.
+
+    A file the campaign cannot write (a full disk) ends it at once with exit
+    status 2, every implementation's group ended: a fault of the machine is
+    never reported as the implementation's.
+    """
+    tallies, all_started = [], True
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as progress:
+            for name, argv, naming in implementations:
+                tally, started = drive(name, argv, naming, campaign, replays, corpus, log, progress, console)
+                tallies.append(tally)
+                all_started &= started
+        log.close()
+    except WriteFailed as error:
+        end_every_group()
+        fail(f"{error}; the campaign stopped there")
+    return tallies, all_started
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--builtin", "builtins", multiple=True, metavar="NAME",
               help="A built-in implementation, all (those of the protocol) or mcp-all (the MCP gateways); --list-builtins lists them.")
@@ -225,20 +246,19 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
         log = ResultLog(results, settings)
     except OSError as error:
         fail(f"--out {out}: cannot write results.jsonl ({error.strerror})")
-    tallies, all_started = [], True
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as progress:
-        for name, argv, naming in implementations:
-            tally, started = drive(name, argv, naming, campaign, replayed, corpus, log, progress, console)
-            tallies.append(tally)
-            all_started &= started
-    log.close()
+    except WriteFailed as error:
+        fail(str(error))
+    tallies, all_started = drive_all(implementations, campaign, replayed, corpus, log, console)
     out_console = terminal.console()
     if quiet:
         terminal.print_table(tallies, out_console)
     else:
         terminal.print_summary(tallies, out_console, everything=verbose)
     for report_format in report_formats:
-        written = render_into(results, report_format)
+        try:
+            written = render_into(results, report_format)
+        except WriteFailed as error:
+            fail(str(error))
         if not quiet:
             out_console.print(Text(f"{report_format} report: {written}"))
     if not all_started:

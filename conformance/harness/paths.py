@@ -7,12 +7,14 @@ written through a symbolic link that stands where it would go.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import os
 import re
+import secrets
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Callable, Iterable, TypeVar
 
 #: The longest component written: far below the 255 bytes file systems allow, with room for a suffix.
 MOST_CHARACTERS = 64
@@ -50,6 +52,46 @@ def create_no_follow(path: str | os.PathLike):
 def write_no_follow(path: Path, data: bytes) -> None:
     with create_no_follow(path) as handle:
         handle.write(data)
+
+
+def is_disk_full(error: OSError) -> bool:
+    """Whether a write failed for want of room: the disk is full, or the user's quota on it."""
+    return error.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+class WriteFailed(Exception):
+    """A file a command writes could not be written: which file, and why, a full disk said as such."""
+
+    def __init__(self, path: str | os.PathLike, error: OSError):
+        self.path = path
+        why = "the disk is full" if is_disk_full(error) else error.strerror or str(error)
+        super().__init__(f"{path}: cannot write: {why}")
+
+
+def write_whole(path: Path, chunks: Iterable[bytes]) -> None:
+    """Write ``chunks`` to ``path`` whole or not at all: into a temporary name in its folder, renamed into place once written.
+
+    A full disk, or anything else that stops the write, leaves no part of
+    the file behind (the file there before, if any, stays as it was):
+    :class:`WriteFailed` names ``path``.
+    """
+    if path.exists() and not path.is_file():  # a device or a pipe (/dev/null, /dev/stdout) is written to, never replaced
+        temporary = path
+    else:
+        temporary = path.parent / f".{path.name[:64]}.{secrets.token_hex(6)}.partial"
+    try:
+        with create_no_follow(temporary) as handle:
+            for chunk in chunks:
+                handle.write(chunk)
+        if temporary != path:
+            os.replace(temporary, path)
+    except OSError as error:
+        if temporary != path:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass  # never created
+        raise WriteFailed(path, error) from None
 
 
 #: Times a folder is created before a parent that keeps being removed under it fails the write.

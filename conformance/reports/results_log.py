@@ -35,7 +35,7 @@ from gateproof.model.scenario.schema import validate
 
 from ..harness.documents import dumps, parse_json
 from ..harness.inputs import numbered_lines
-from ..harness.paths import create_no_follow, make_folder
+from ..harness.paths import WriteFailed, create_no_follow, make_folder
 from ..harness.protocol import Started
 from ..harness.results import Disagreement, Tally, Verdict
 from ..harness.severity import SEVERITIES
@@ -58,6 +58,7 @@ class ResultLog:
     """Appends each record to ``path`` and flushes it, so a campaign stopped at any point keeps what it found."""
 
     def __init__(self, path: Path, settings: dict):
+        self.path = path
         make_folder(path.parent)
         self.handle = create_no_follow(path)  # a results.jsonl that is a symbolic link is refused, never followed
         self.started = time.monotonic()
@@ -65,8 +66,12 @@ class ResultLog:
                      "settings": settings})
 
     def _write(self, record: dict) -> None:
-        self.handle.write(dumps(record) + b"\n")
-        self.handle.flush()
+        """One record, flushed; :class:`WriteFailed` naming the file when it cannot be written (a full disk said as such)."""
+        try:
+            self.handle.write(dumps(record) + b"\n")
+            self.handle.flush()
+        except OSError as error:
+            raise WriteFailed(self.path, error) from None
 
     def write(self, verdict: Verdict) -> None:
         self._write({"record": "verdict", **verdict.serializable()})
