@@ -21,6 +21,7 @@ when read. Rendering a report needs nothing but this file.
 from __future__ import annotations
 
 import time
+from array import array
 from functools import cache
 from collections import Counter
 from datetime import datetime, timezone
@@ -34,7 +35,7 @@ from gateproof.model.scenario import ScenarioError
 from gateproof.model.scenario.schema import validate
 
 from ..harness.documents import dumps, parse_json
-from ..harness.inputs import numbered_lines
+from ..harness.inputs import MOST_RECORD_BYTES, numbered_lines
 from ..harness.paths import WriteFailed, create_no_follow, make_folder
 from ..harness.protocol import Started
 from ..harness.results import Disagreement, Tally, Verdict
@@ -108,6 +109,55 @@ def verdict_of(record: dict) -> Verdict:
                    record.get("seconds"))
 
 
+class StoredVerdicts:
+    """One implementation's verdicts in results files, read back without holding them all: rendering stays within what it shows.
+
+    A verdict holding a disagreement is kept (every report shows them); any
+    other is kept as where its line starts, and read again from there each
+    time the verdicts are gone through. They are counted by family and
+    status as they are read, so a report's counts read no line again.
+    """
+
+    def __init__(self, path: Path | None = None):
+        self.segments: list[tuple[Path, array]] = [] if path is None else [(path, array("q"))]
+        self.kept: dict[tuple[int, int], Verdict] = {}  # (segment, offset) -> a verdict holding a disagreement
+        self.cells: Counter = Counter()  # (family, status) -> how many
+
+    def add(self, offset: int, verdict: Verdict) -> None:
+        offsets = self.segments[-1][1]
+        offsets.append(offset)
+        self.cells[(verdict.family, verdict.status)] += 1
+        if verdict.disagreement is not None:
+            self.kept[(len(self.segments) - 1, offset)] = verdict
+
+    @classmethod
+    def joined(cls, parts: list["StoredVerdicts"]) -> "StoredVerdicts":
+        """The verdicts of one implementation in several shards' results, in the order given."""
+        whole = cls()
+        for part in parts:
+            whole.kept.update({(len(whole.segments) + segment, offset): v for (segment, offset), v in part.kept.items()})
+            whole.segments += part.segments
+            whole.cells.update(part.cells)
+        return whole
+
+    @property
+    def disagreements(self) -> list[Verdict]:
+        return list(self.kept.values())
+
+    def __len__(self) -> int:
+        return sum(len(offsets) for _, offsets in self.segments)
+
+    def __iter__(self):
+        for segment, (path, offsets) in enumerate(self.segments):
+            with path.open("rb") as handle:
+                for offset in offsets:
+                    kept = self.kept.get((segment, offset))
+                    if kept is None:
+                        handle.seek(offset)
+                        kept = verdict_of(parse_json(handle.readline(MOST_RECORD_BYTES + 1), repeats=None, limit=None))
+                    yield kept
+
+
 def _info_of(info: dict | None) -> Started | None:
     if info is None:
         return None
@@ -115,7 +165,7 @@ def _info_of(info: dict | None) -> Started | None:
                    info.get("protocol", 1))
 
 
-def _tally_of(record: dict, verdicts: list[Verdict]) -> Tally:
+def _tally_of(record: dict, verdicts: StoredVerdicts) -> Tally:
     tally = Tally(record["name"], info=_info_of(record.get("info")), verdicts=verdicts,
                   unkept=Counter({(family, status): count for family, status, count in record["unkept"]}))
     for key in ("generated", "generated_seconds", "seconds", "scenarios", "first_failure_after", "restarts", "reordered", "lost",
@@ -175,9 +225,11 @@ def read_results(path: Path) -> tuple[dict, list[Tally], dict | None]:
     lost, so a partial file still renders what it found.
     """
     campaign, end, tallies = None, None, []
-    pending: dict[str, list[Verdict]] = {}
+    pending: dict[str, StoredVerdicts] = {}
     cut = None  # the number of a line that is not JSON: refused unless it is the last
-    for number, line, _ in numbered_lines(str(path)):
+    offset = 0  # where the line starts
+    for number, line, ended in numbered_lines(str(path)):
+        starts, offset = offset, offset + len(line) + ended
         if cut is not None:
             raise ResultsError(f"line {cut}: not a JSON record: not a results.jsonl written by gateproof verify")
         try:
@@ -195,9 +247,9 @@ def read_results(path: Path) -> tuple[dict, list[Tally], dict | None]:
             if kind == "campaign":
                 campaign = record
             elif kind == "verdict":
-                pending.setdefault(record["implementation"], []).append(verdict_of(record))
+                pending.setdefault(record["implementation"], StoredVerdicts(path)).add(starts, verdict_of(record))
             elif kind == "implementation":
-                tallies.append(_tally_of(record, pending.pop(record["name"], [])))
+                tallies.append(_tally_of(record, pending.pop(record["name"], None) or StoredVerdicts(path)))
             else:
                 end = record
         except (KeyError, TypeError, ValueError) as error:
