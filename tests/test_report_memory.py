@@ -47,3 +47,22 @@ def test_the_markdown_report_of_four_times_the_records_takes_about_the_same_memo
     large, large_text = peak_rendering(campaign_of(tmp_path / "large", 40_000), "markdown")
     assert "13326 errored" in large_text  # every record was read
     assert large < 2 * small, f"{large} bytes at its peak for 40,000 records against {small} for 10,000"
+
+
+def test_results_read_from_a_pipe_are_kept_whole_and_rendered(tmp_path):
+    import os
+    import threading
+
+    text = campaign_of(tmp_path / "campaign", 50).read_bytes()
+    fifo = tmp_path / "results.pipe"
+    os.mkfifo(fifo)
+
+    def write_once() -> None:
+        with open(fifo, "wb") as handle:
+            handle.write(text)
+
+    writer = threading.Thread(target=write_once, daemon=True)
+    writer.start()
+    rendered = render_results(fifo, "json")
+    writer.join(timeout=10)
+    assert rendered == render_results(tmp_path / "campaign" / "results.jsonl", "json").replace(str(tmp_path / "campaign" / "results.jsonl"), str(fifo))

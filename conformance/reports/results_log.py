@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from array import array
+from contextlib import nullcontext
 from functools import cache
 from collections import Counter
 from datetime import datetime, timezone
@@ -115,19 +116,20 @@ class StoredVerdicts:
     A verdict holding a disagreement is kept (every report shows them); any
     other is kept as where its line starts, and read again from there each
     time the verdicts are gone through. They are counted by family and
-    status as they are read, so a report's counts read no line again.
+    status as they are read, so a report's counts read no line again. A
+    file that cannot be read again (a pipe) has every verdict kept.
     """
 
-    def __init__(self, path: Path | None = None):
-        self.segments: list[tuple[Path, array]] = [] if path is None else [(path, array("q"))]
-        self.kept: dict[tuple[int, int], Verdict] = {}  # (segment, offset) -> a verdict holding a disagreement
+    def __init__(self, path: Path | None = None, again: bool = True):
+        self.segments: list[tuple[Path | None, array]] = [] if path is None else [(path if again else None, array("q"))]
+        self.kept: dict[tuple[int, int], Verdict] = {}  # (segment, offset) -> a verdict holding a disagreement, or any from a pipe
         self.cells: Counter = Counter()  # (family, status) -> how many
 
     def add(self, offset: int, verdict: Verdict) -> None:
-        offsets = self.segments[-1][1]
+        path, offsets = self.segments[-1]
         offsets.append(offset)
         self.cells[(verdict.family, verdict.status)] += 1
-        if verdict.disagreement is not None:
+        if verdict.disagreement is not None or path is None:
             self.kept[(len(self.segments) - 1, offset)] = verdict
 
     @classmethod
@@ -149,7 +151,7 @@ class StoredVerdicts:
 
     def __iter__(self):
         for segment, (path, offsets) in enumerate(self.segments):
-            with path.open("rb") as handle:
+            with path.open("rb") if path is not None else nullcontext() as handle:
                 for offset in offsets:
                     kept = self.kept.get((segment, offset))
                     if kept is None:
@@ -228,6 +230,7 @@ def read_results(path: Path) -> tuple[dict, list[Tally], dict | None]:
     pending: dict[str, StoredVerdicts] = {}
     cut = None  # the number of a line that is not JSON: refused unless it is the last
     offset = 0  # where the line starts
+    again = path.is_file()  # a verdict is read again from where its line starts; from a pipe, every verdict is kept
     for number, line, ended in numbered_lines(str(path)):
         starts, offset = offset, offset + len(line) + ended
         if cut is not None:
@@ -247,9 +250,9 @@ def read_results(path: Path) -> tuple[dict, list[Tally], dict | None]:
             if kind == "campaign":
                 campaign = record
             elif kind == "verdict":
-                pending.setdefault(record["implementation"], StoredVerdicts(path)).add(starts, verdict_of(record))
+                pending.setdefault(record["implementation"], StoredVerdicts(path, again)).add(starts, verdict_of(record))
             elif kind == "implementation":
-                tallies.append(_tally_of(record, pending.pop(record["name"], None) or StoredVerdicts(path)))
+                tallies.append(_tally_of(record, pending.pop(record["name"], None) or StoredVerdicts(path, again)))
             else:
                 end = record
         except (KeyError, TypeError, ValueError) as error:
