@@ -33,7 +33,8 @@ BIN = Path(sys.executable).parent
     ({"gateproof_implementation": "gateways.lab_gateway:nothing"}, (),
      ["gateproof_implementation: 'gateways.lab_gateway:nothing': module 'gateways.lab_gateway' has no function 'nothing'"]),
     ({"gateproof_implementation": "gateways.lab_gateway"}, (), ["gateproof_implementation: 'gateways.lab_gateway' is not module:function*"]),
-    ({}, ("--gateproof-replay", "missing.json"), ["--gateproof-replay: 'missing.json': cannot read it*"]),
+    ({}, ("--gateproof-replay", "missing.json"), ["--gateproof-replay: missing.json: cannot read (*"]),
+    ({}, ("--gateproof-replay=/dev/zero",), ["--gateproof-replay: /dev/zero: $: larger than 16777216 bytes"]),
 ])
 def test_a_wrong_setting_is_a_usage_error_naming_the_setting_the_value_and_what_is_allowed(pytester, settings, arguments, said):
     pytester.makeini(ini(**settings))

@@ -25,7 +25,7 @@ from typing import Callable, Iterable
 
 import click
 
-from ..harness.documents import read_document
+from ..harness.inputs import InputError, read_bytes
 from ..harness.paths import again_while_removed
 
 USAGE_ERROR = 2
@@ -39,13 +39,11 @@ def fail(message: str) -> None:
 
 
 def read_input(path: str) -> bytes:
+    """The document in ``path`` (``-``: standard input), read within S001.4's bound; a usage error when it cannot be read."""
     try:
-        if path == "-":
-            return read_document(sys.stdin.buffer)
-        with open(path, "rb") as handle:
-            return read_document(handle)
-    except OSError as error:
-        fail(f"{path}: cannot read ({error.strerror})")
+        return read_bytes(path)
+    except InputError as error:
+        fail(str(error))
 
 
 def open_or_fail(path: str):

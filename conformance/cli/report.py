@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ..harness.paths import WriteFailed, is_disk_full, write_whole
 from ..reports.render import FORMATS, render
 from ..reports.results_log import ResultsError
 from .options import USAGE_ERROR, fail
@@ -57,9 +58,11 @@ def report(results: tuple[str, ...], report_format: str, output: str) -> None:
             sys.stdout.write(text)
             sys.stdout.flush()
         else:
-            target.write_text(text, encoding="utf-8")
+            write_whole(target, [text.encode("utf-8")])  # whole or not at all: a full disk leaves no part of a report
     except OSError as error:
-        fail(f"--output {output}: cannot write ({error.strerror})")
+        fail(f"standard output: cannot write: {'the disk is full' if is_disk_full(error) else error.strerror}")
+    except WriteFailed as error:
+        fail(f"--output {error}")
     if not campaign.complete:
         said = "no end record: the campaign was cut short" if campaign.end is None else campaign.incomplete_text.split(";")[0]
         click.echo(f"gateproof: error: {', '.join(results)}: {said}; the report shows what was found, marked incomplete", err=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -14,13 +15,14 @@ from rich.text import Text
 
 from gateproof.model.scenario import ScenarioError, read_scenario
 
-from ..harness.documents import parse_json, read_document
 from ..harness.campaign import KINDS, RULES_OF_KIND, Campaign, CampaignSettings, is_selected
 from ..harness.compare import LEVELS
 from ..harness.corpus import load_corpus
 from ..harness.expectations import CAUGHT, CONFORMANT, is_met
+from ..harness.inputs import InputError, read_json
 from ..harness.known import read_known
-from ..harness.channel import end_groups_on_signals
+from ..harness.paths import FolderHeld, WriteFailed, hold_folder
+from ..harness.channel import end_every_group, end_groups_on_signals
 from ..harness.process import StartFailed
 from ..harness.protocol import ProtocolError
 from ..harness.results import Tally
@@ -87,11 +89,10 @@ def read_replays(paths: tuple[str, ...]) -> list[dict]:
     scenarios = []
     for path in paths:
         try:
-            with open(path, "rb") as handle:
-                document = parse_json(read_document(handle))
+            document = read_json(path)
             read_scenario(document)
-        except OSError as error:
-            fail(f"{path}: cannot read ({error.strerror})")
+        except InputError as error:
+            fail(str(error))
         except ScenarioError as error:
             fail(f"{path}: {error}")
         scenarios.append(document)
@@ -136,6 +137,27 @@ def run_campaign(name, argv, naming, campaign: CampaignSettings, replays, corpus
         console.print(Text(f"gateproof: error: {run.name}: {error}"))
         return run.lose(error), False
     return run.finish(), True
+
+
+def drive_all(implementations, campaign: CampaignSettings, replays, corpus, log: ResultLog, console: Console) -> tuple[list[Tally], bool]:
+    """Each implementation's campaign in turn, written to ``log``: the tallies, and whether every one started.
+
+    A file the campaign cannot write (a full disk) ends it at once with exit
+    status 2, every implementation's group ended: a fault of the machine is
+    never reported as the implementation's.
+    """
+    tallies, all_started = [], True
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as progress:
+            for name, argv, naming in implementations:
+                tally, started = drive(name, argv, naming, campaign, replays, corpus, log, progress, console)
+                tallies.append(tally)
+                all_started &= started
+        log.close()
+    except WriteFailed as error:
+        end_every_group()
+        fail(f"{error}; the campaign stopped there")
+    return tallies, all_started
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -198,8 +220,10 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
     known = ()
     if known_path:
         try:
-            known = read_known(Path(known_path))
-        except (OSError, ValueError, ProtocolError) as error:
+            known = read_known(known_path)
+        except InputError as error:
+            fail(str(error))
+        except ProtocolError as error:
             fail(f"{known_path}: {error}")
     if mcp_map is not None and mcp is None:
         fail("--mcp-map needs --mcp: it maps an MCP server's refusals")
@@ -212,23 +236,29 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
                 "timeout": timeout, "shard": [part.index, part.count], "corpus": with_corpus, "implementations": [list(naming) for _, _, naming in implementations]}
     results = Path(out) / "results.jsonl"
     try:
+        held = hold_folder(Path(out))  # until verify ends: a second campaign on this folder is refused before it writes
+    except FolderHeld as error:
+        fail(f"--out {error}")
+    except OSError as error:
+        fail(f"--out {out}: cannot hold the folder for this campaign ({error.strerror})")
+    click.get_current_context().call_on_close(lambda: os.close(held))  # let go when run in a process that goes on (tests)
+    try:
         log = ResultLog(results, settings)
     except OSError as error:
         fail(f"--out {out}: cannot write results.jsonl ({error.strerror})")
-    tallies, all_started = [], True
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as progress:
-        for name, argv, naming in implementations:
-            tally, started = drive(name, argv, naming, campaign, replayed, corpus, log, progress, console)
-            tallies.append(tally)
-            all_started &= started
-    log.close()
+    except WriteFailed as error:
+        fail(str(error))
+    tallies, all_started = drive_all(implementations, campaign, replayed, corpus, log, console)
     out_console = terminal.console()
     if quiet:
         terminal.print_table(tallies, out_console)
     else:
         terminal.print_summary(tallies, out_console, everything=verbose)
     for report_format in report_formats:
-        written = render_into(results, report_format)
+        try:
+            written = render_into(results, report_format)
+        except WriteFailed as error:
+            fail(str(error))
         if not quiet:
             out_console.print(Text(f"{report_format} report: {written}"))
     if not all_started:

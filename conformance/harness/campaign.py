@@ -24,7 +24,7 @@ from .corpus import CorpusCase
 from .expectations import RULES_OF_KIND, undecided
 from .hunt import Hunt, model_outcome
 from .known import KnownDivergence
-from .paths import folder_within, path_component, write_no_follow
+from .paths import WriteFailed, folder_within, is_disk_full, path_component, write_no_follow
 from .process import ImplementationProcess, StartFailed
 from .protocol import Errored, RunReply, Started, scenario_rules
 from .results import Tally, Verdict, is_same_reply, judge
@@ -122,7 +122,13 @@ class Campaign:
     def _written(self, scenario_id: str, scenario: dict) -> Path:
         directory = folder_within(self.settings.out, path_component(self.name))
         path = (directory / f"{path_component(scenario_id)}.json").absolute()
-        write_no_follow(path, dumps_pretty(scenario) + b"\n")
+        try:
+            write_no_follow(path, dumps_pretty(scenario) + b"\n")
+        except OSError as error:
+            if not is_disk_full(error):
+                raise  # noted, and the campaign goes on
+            path.unlink(missing_ok=True)  # no part of a scenario is left to replay
+            raise WriteFailed(path, error) from None
         return path
 
     def replay_command(self, path: Path) -> str:

@@ -19,7 +19,7 @@ from gateproof.model.gateway.gate import GATEWAY_VERSIONS
 from gateproof.model.versions import VERSIONS
 
 from .protocol import Started
-from .results import Tally, Verdict
+from .results import Tally, Verdict, disagreeing
 
 CONFORMANT, CAUGHT = "conformant", "must be caught"
 RULES_OF_KIND = {"ceiling": tuple(VERSIONS), "gateway": tuple(GATEWAY_VERSIONS)}
@@ -58,7 +58,7 @@ def size_text(scenario: dict) -> str:
 
 
 def smallest_counterexample(tally: Tally) -> Verdict | None:
-    found = [v for v in tally.verdicts if v.status == "failed" and v.disagreement is not None]
+    found = [v for v in disagreeing(tally.verdicts) if v.status == "failed"]
     if not found:
         return None
     return min(found, key=lambda v: (*scenario_size(v.disagreement.scenario), v.phase != "generated"))

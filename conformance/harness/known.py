@@ -8,11 +8,9 @@ that issue instead of as a failure. Nothing is tolerated silently.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import orjson
 from attrs import frozen
 
+from .inputs import read_json
 from .protocol import check
 
 
@@ -29,9 +27,12 @@ class KnownDivergence:
         return self.scenario == scenario_id or (self.rule is not None and self.rule in rules)
 
 
-def read_known(path: Path) -> tuple[KnownDivergence, ...]:
-    """The divergences declared in ``path``; ProtocolError or OSError or a JSON error when it cannot be read."""
-    document = orjson.loads(path.read_bytes())
+def read_known(path: str) -> tuple[KnownDivergence, ...]:
+    """The divergences declared in ``path``, read as a scenario is (at most 16 MiB, no key written twice).
+
+    Raises ``InputError`` naming the file when it cannot be read as JSON, ProtocolError when it breaks its schema.
+    """
+    document = read_json(path)
     check("known-divergences", document)
     return tuple(KnownDivergence(**entry) for entry in document["divergences"])
 

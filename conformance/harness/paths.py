@@ -7,11 +7,14 @@ written through a symbolic link that stands where it would go.
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import hashlib
 import os
 import re
+import secrets
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Callable, Iterable, TypeVar
 
 #: The longest component written: far below the 255 bytes file systems allow, with room for a suffix.
 MOST_CHARACTERS = 64
@@ -51,6 +54,46 @@ def write_no_follow(path: Path, data: bytes) -> None:
         handle.write(data)
 
 
+def is_disk_full(error: OSError) -> bool:
+    """Whether a write failed for want of room: the disk is full, or the user's quota on it."""
+    return error.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+class WriteFailed(Exception):
+    """A file a command writes could not be written: which file, and why, a full disk said as such."""
+
+    def __init__(self, path: str | os.PathLike, error: OSError):
+        self.path = path
+        why = "the disk is full" if is_disk_full(error) else error.strerror or str(error)
+        super().__init__(f"{path}: cannot write: {why}")
+
+
+def write_whole(path: Path, chunks: Iterable[bytes]) -> None:
+    """Write ``chunks`` to ``path`` whole or not at all: into a temporary name in its folder, renamed into place once written.
+
+    A full disk, or anything else that stops the write, leaves no part of
+    the file behind (the file there before, if any, stays as it was):
+    :class:`WriteFailed` names ``path``.
+    """
+    if path.exists() and not path.is_file():  # a device or a pipe (/dev/null, /dev/stdout) is written to, never replaced
+        temporary = path
+    else:
+        temporary = path.parent / f".{path.name[:64]}.{secrets.token_hex(6)}.partial"
+    try:
+        with create_no_follow(temporary) as handle:
+            for chunk in chunks:
+                handle.write(chunk)
+        if temporary != path:
+            os.replace(temporary, path)
+    except OSError as error:
+        if temporary != path:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass  # never created
+        raise WriteFailed(path, error) from None
+
+
 #: Times a folder is created before a parent that keeps being removed under it fails the write.
 FOLDER_ATTEMPTS = 5
 
@@ -79,3 +122,34 @@ def folder_within(parent: Path, name: str) -> Path:
     if folder.is_symlink() or not folder.is_dir():
         raise OSError(f"{folder}: is a symbolic link or not a folder, and is never written through")
     return folder
+
+
+#: The file in a campaign's folder its campaign holds locked while it writes there; the system lets go of it when the process ends.
+LOCK_NAME = ".gateproof-verify.lock"
+
+
+class FolderHeld(Exception):
+    """The folder is held by another campaign that is still running: the folder, and that campaign's pid when it wrote one."""
+
+
+def hold_folder(folder: Path) -> int:
+    """Hold ``folder`` for this process's campaign until it exits: the lock file's descriptor, kept open.
+
+    Two campaigns writing one ``results.jsonl`` would interleave their lines:
+    the second is refused at once (:class:`FolderHeld`) before it writes
+    anything. The lock is the system's (``flock``), tied to the open file, so
+    a campaign killed by any signal leaves no lock behind, and the descriptor
+    is not inherited by the implementations verify starts.
+    """
+    make_folder(folder)
+    descriptor = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.read(descriptor, 32).decode("ascii", "replace").strip()
+        os.close(descriptor)
+        by = f" (pid {holder})" if holder.isdigit() else ""
+        raise FolderHeld(f"{folder}: another verify campaign{by} is writing in this folder; wait for it to end, or choose another --out") from None
+    os.ftruncate(descriptor, 0)
+    os.write(descriptor, f"{os.getpid()}\n".encode())
+    return descriptor

@@ -124,8 +124,8 @@ class Tally:
             self.skipped_for[reason] += 1
 
     def counts(self) -> dict[str, int]:
-        counted = Counter(v.status for v in self.verdicts)
-        for (_, status), count in self.unkept.items():
+        counted = Counter()
+        for (_, status), count in [*kept_by_family(self.verdicts).items(), *self.unkept.items()]:
             counted[status] += count
         return {status: counted.get(status, 0) for status in STATUSES}
 
@@ -134,7 +134,7 @@ class Tally:
 
         A results file written before classes were counted holds no class for the failures it counted only: they read as other.
         """
-        counted = Counter(v.disagreement.severity for v in self.verdicts if v.status == "failed" and v.disagreement is not None)
+        counted = Counter(v.disagreement.severity for v in disagreeing(self.verdicts) if v.status == "failed")
         counted.update(self.unkept_severities)
         found = {name: counted.get(name, 0) for name in SEVERITIES if name != OTHER}
         return {**found, OTHER: max(0, self.counts()["failed"] - sum(found.values()))}
@@ -142,6 +142,18 @@ class Tally:
     def is_conformant(self) -> bool:
         counts = self.counts()
         return self.lost is None and not any(counts[s] for s in FAILING)
+
+
+def disagreeing(verdicts) -> list[Verdict]:
+    """The verdicts holding a disagreement, in order: a results file read back keeps them apart, so no other verdict is read for them."""
+    found = getattr(verdicts, "disagreements", None)
+    return list(found) if found is not None else [v for v in verdicts if v.disagreement is not None]
+
+
+def kept_by_family(verdicts) -> Counter:
+    """(family, status) -> how many verdicts were kept: counted as they were read when a results file is read back."""
+    found = getattr(verdicts, "cells", None)
+    return found if found is not None else Counter((v.family, v.status) for v in verdicts)
 
 
 def judge(name: str, phase: str, family: str, scenario: dict, expected: dict, reply: RunReply, level: str,

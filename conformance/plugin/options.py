@@ -8,7 +8,6 @@ rather than an internal error or a silently empty run.
 from __future__ import annotations
 
 import importlib
-import json
 import shlex
 from pathlib import Path
 from typing import Callable
@@ -99,16 +98,16 @@ def _examples(config) -> int:
 
 
 def _replay(path: Path) -> tuple[Path, dict]:
-    """A saved scenario to replay, read and checked: a UsageError naming the file and what is wrong with it."""
+    """A saved scenario to replay, read and checked as verify --replay reads it: a UsageError naming the file and what is wrong with it."""
     from gateproof.model.scenario import ScenarioError, read_scenario
 
+    from ..harness.inputs import InputError, read_json
+
     try:
-        scenario = json.loads(path.read_text(encoding="utf-8"))
+        scenario = read_json(str(path))
         read_scenario(scenario)
-    except OSError as error:
-        raise pytest.UsageError(f"--gateproof-replay: {str(path)!r}: cannot read it ({error.strerror or error})") from None
-    except json.JSONDecodeError as error:
-        raise pytest.UsageError(f"--gateproof-replay: {str(path)!r}: not JSON ({error})") from None
+    except InputError as error:
+        raise pytest.UsageError(f"--gateproof-replay: {error}") from None
     except ScenarioError as error:
         raise pytest.UsageError(f"--gateproof-replay: {str(path)!r}: not a scenario: {error}") from None
     return path.resolve(), scenario

@@ -9,6 +9,7 @@ from attrs import frozen
 
 from ..program import command
 from ..harness.results import Tally
+from ..harness.inputs import InputError
 from .merge import merge
 from .results_log import ResultsError, read_results
 
@@ -104,6 +105,8 @@ def read_campaign(*paths: Path) -> RecordedCampaign:
             parts.append(read_results(path))
         except ResultsError as error:
             raise ResultsError(f"{path}: {error}") from None
+        except InputError as error:  # the file and the line are in its message
+            raise ResultsError(str(error)) from None
     if len(parts) == 1:
         record, tallies, end = parts[0]
     else:

@@ -34,7 +34,7 @@ from .cases import anchor, case_of, context_lines, json_text, rule_title
 from .escape import visible
 from .failure import severity_reason
 from .summary import counted_notes, matrix, summary_rows
-from .terminal import distinct_first
+from .terminal import distinct_first, errors_by_reason
 
 TEMPLATE = "report.html.j2"
 VERDICT_CLASS = {"conformant": "ok", "caught": "caught", "NOT CONFORMANT": "bad", "MISSED": "bad", "NOTHING DECIDED": "bad", "unavailable": "na"}
@@ -101,11 +101,8 @@ def family_blocks(tally: Tally, number: int, families: list[str]) -> list[dict]:
 
 def error_groups(tally: Tally) -> list[dict]:
     """Each distinct reason a run errored, how often, one case it happened on, and that run's circumstances."""
-    groups: dict[str, list] = defaultdict(list)
-    for verdict in tally.verdicts:
-        if verdict.status == "errored":
-            groups[verdict.message].append(verdict)
-    return [{"reason": reason, "count": len(found), "example": found[0], "context": context_lines(found[0])} for reason, found in groups.items()]
+    return [{"reason": reason, "count": count, "example": first, "context": context_lines(first)}
+            for reason, (count, first) in errors_by_reason(tally).items()]
 
 
 def html_report(campaign: RecordedCampaign) -> str:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import json
-
 from ..harness.difference import differences
+from ..harness.documents import dumps_pretty
 from ..harness.results import Tally, Verdict
 from .campaign import RecordedCampaign
 from .summary import matrix, summary_rows
@@ -39,4 +38,4 @@ def json_report(campaign: RecordedCampaign) -> str:
     }
     if isinstance(campaign.record.get("shards"), dict):
         document["shards"] = campaign.record["shards"]
-    return json.dumps(document, indent=2) + "\n"
+    return dumps_pretty(document).decode("utf-8") + "\n"  # orjson's speed; integers beyond 64 bits and repeated keys as read

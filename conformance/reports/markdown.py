@@ -22,7 +22,7 @@ import html
 
 from ..harness.difference import echo_text, parting, value_text
 from ..harness.expectations import CAUGHT, smallest_counterexample
-from ..harness.results import STATUSES, Tally, Verdict
+from ..harness.results import STATUSES, Tally, Verdict, disagreeing
 from ..harness.severity import REFUSAL, SECURITY
 from .campaign import RecordedCampaign
 from .cases import case_of
@@ -81,7 +81,7 @@ def case_lines(verdict: Verdict) -> list[str]:
 
 def chosen(tally: Tally) -> list[Verdict]:
     """The disagreements of an implementation in the order they are worth reading: for a mutant its smallest counterexample first."""
-    found = [v for v in tally.verdicts if v.disagreement is not None and v.status != "known"]
+    found = [v for v in disagreeing(tally.verdicts) if v.status != "known"]
     ordered = distinct_first(found)
     smallest = smallest_counterexample(tally) if tally.expected == CAUGHT else None
     return ([smallest] + [v for v in ordered if v is not smallest]) if smallest else ordered

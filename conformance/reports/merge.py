@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..harness.results import Tally
-from .results_log import ResultsError
+from .results_log import ResultsError, StoredVerdicts
 
 Results = tuple[dict, list[Tally], "dict | None"]
 
@@ -22,7 +22,7 @@ def _settings_but_shard(campaign: dict) -> dict:
 def _merged_tally(parts: list[Tally]) -> Tally:
     first = parts[0]
     merged = Tally(first.name, info=first.info, expected=first.expected, unkept=sum((t.unkept for t in parts), Counter()))
-    merged.verdicts = [v for t in parts for v in t.verdicts]
+    merged.verdicts = StoredVerdicts.joined([t.verdicts for t in parts])
     for key in ("generated", "generated_seconds", "seconds", "scenarios", "restarts", "reordered"):
         setattr(merged, key, sum(getattr(t, key) for t in parts))
     found = [t.first_failure_after for t in parts if t.first_failure_after is not None]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..harness.paths import write_whole
 from .campaign import RecordedCampaign, read_campaign
 
 FORMATS = ("json", "junit", "markdown", "html")
@@ -32,7 +33,10 @@ def render_results(results: Path, report_format: str) -> str:
 
 
 def render_into(results: Path, report_format: str) -> Path:
-    """Render the report beside ``results`` under its format's file name; the path written."""
+    """Render the report beside ``results`` under its format's file name, whole or not at all; the path written.
+
+    Raises ``WriteFailed`` naming the report when it cannot be written (a full disk): no part of it is left.
+    """
     path = results.parent / FILE_NAMES[report_format]
-    path.write_text(render_results(results, report_format), encoding="utf-8")
+    write_whole(path, [render_results(results, report_format).encode("utf-8")])
     return path

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..harness.expectations import size_text, smallest_counterexample, verdict_text
-from ..harness.results import STATUSES, Tally
+from ..harness.results import STATUSES, Tally, kept_by_family
 from ..harness.severity import REFUSAL, SECURITY, SEVERITIES
 
 
@@ -70,9 +70,7 @@ def matrix(tallies: list[Tally]) -> tuple[list[str], dict[str, dict[str, Counter
     """Families in order, corpus families first, and for each family each implementation's counts by status."""
     cells: dict[str, dict[str, Counter]] = {}
     for tally in tallies:
-        for verdict in tally.verdicts:
-            cells.setdefault(verdict.family, {}).setdefault(tally.name, Counter())[verdict.status] += 1
-        for (family, status), count in tally.unkept.items():
+        for (family, status), count in [*kept_by_family(tally.verdicts).items(), *tally.unkept.items()]:
             cells.setdefault(family, {}).setdefault(tally.name, Counter())[status] += count
     return sorted(cells, key=lambda f: (f.startswith("generated"), f)), cells
 

@@ -15,10 +15,10 @@ each an implementation expected to conform has.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import textwrap
-from collections import defaultdict
 
 from rich.console import Console
 from rich.table import Table
@@ -55,27 +55,35 @@ def console() -> Console:
     return Console(width=width(), highlight=False)
 
 
-def errored_lines(tally: Tally, limit: int = 6) -> list[str]:
-    """Each distinct reason a run errored, how often, one case it happened on, and what the implementation last said on stderr."""
-    by_reason: dict[str, list[Verdict]] = defaultdict(list)
+def errors_by_reason(tally: Tally) -> dict[str, tuple[int, Verdict]]:
+    """Each distinct reason a kept run errored, in order first seen: how often, and the first run it was given for (the rest are not held)."""
+    found: dict[str, tuple[int, Verdict]] = {}
     for verdict in tally.verdicts:
         if verdict.status == "errored":
-            by_reason[verdict.message].append(verdict)
+            count, first = found.get(verdict.message, (0, verdict))
+            found[verdict.message] = (count + 1, first)
+    return found
+
+
+def errored_lines(tally: Tally, limit: int = 6) -> list[str]:
+    """Each distinct reason a run errored, how often, one case it happened on, and what the implementation last said on stderr."""
     total = tally.counts()["errored"]
     if not total:
         return []
-    kept = sum(map(len, by_reason.values()))
+    by_reason = errors_by_reason(tally)
+    kept = sum(count for count, _ in by_reason.values())
     reasons = f"{len(by_reason)} reason{'s' * (len(by_reason) != 1)}"
     lines = [f"{tally.name}: {total} errored run{'s' * (total != 1)}, for {reasons}:" if kept == total
              else f"{tally.name}: {total} errored runs; the {kept} kept in results.jsonl are for {reasons}:"]
-    for reason, verdicts in list(by_reason.items())[:limit]:
-        first = verdicts[0]
+    for reason, (count, first) in list(by_reason.items())[:limit]:
         lines.append(f"  {reason}")
-        lines.append(f"    {len(verdicts)} recorded, for example {first.scenario_id} ({first.family})")
-        stderr = [line for line in first.context.get("stderr", ()) if line.strip()][-STDERR_LINES:]
+        lines.append(f"    {count} recorded, for example {first.scenario_id} ({first.family})")
+        # The context is the implementation's as much as verify's: any JSON value may stand where a text or a list of lines is written.
+        told = first.context.get("stderr")
+        stderr = [text for text in map(str, told if isinstance(told, list) else ()) if text.strip()][-STDERR_LINES:]
         lines += [f"    stderr: {line}" for line in stderr]
         if "reply" in first.context:
-            reply = first.context["reply"]
+            reply = first.context["reply"] if isinstance(first.context["reply"], str) else json.dumps(first.context["reply"])
             more = f" ... ({len(reply) - REPLY_SHOWN} characters more in results.jsonl)" if len(reply) > REPLY_SHOWN else ""
             lines.append(f"    reply: {reply[:REPLY_SHOWN]}{more}")
         if isinstance(first.context.get("replay"), str):
