@@ -301,3 +301,28 @@ def test_verify_replays_big_integers_and_repeated_keys_through_the_protocol_digi
     assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
     [row] = json.loads((tmp_path / "out" / "report.json").read_text())["implementations"]
     assert (row["verdict"], row["passed"], row["failed"], row["errored"]) == ("conformant", 2, 0, 0)
+
+
+def _padded_to(size: int) -> bytes:
+    """The shipped refused send, white space after it up to ``size`` bytes."""
+    text = dumps(parse_json(REFUSED.read_bytes()))
+    return text + b" " * (size - len(text))
+
+
+@pytest.mark.rule("S001.4")
+def test_a_jsonl_line_of_exactly_the_limit_is_decided_its_newline_no_part_of_the_document():
+    from gateproof.model.scenario.document import MAX_DOCUMENT_BYTES
+
+    done = gateproof("decide", "--jsonl", "-", input=_padded_to(MAX_DOCUMENT_BYTES) + b"\n" + _padded_to(0) + b"\n")
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 2
+
+
+@pytest.mark.rule("S001.4")
+def test_a_jsonl_line_one_byte_past_the_limit_is_refused_for_its_size_newline_or_not():
+    from gateproof.model.scenario.document import MAX_DOCUMENT_BYTES
+
+    for ending in (b"\n", b""):
+        done = gateproof("decide", "--jsonl", "-", input=_padded_to(MAX_DOCUMENT_BYTES + 1) + ending)
+        assert done.returncode == 2
+        assert done.stderr == b"gateproof: error: -: line 1: $: larger than 16777216 bytes\n"

@@ -199,15 +199,19 @@ def read_document(handle) -> bytes:
 
 
 def read_lines(handle):
-    """The lines of a binary stream, each at most one byte past :data:`MAX_DOCUMENT_BYTES`.
+    """The lines of a binary stream without their newlines, each at most one byte past :data:`MAX_DOCUMENT_BYTES`.
 
-    A line that does not end within that is the last one read: the parser
+    The newline ends the line and is no part of its document, so a document
+    of exactly the limit followed by one is read whole. A line that does not
+    end within one byte past the limit is the last one read: the parser
     refuses it for its size, and nothing after it is read.
     """
     while True:
-        line = handle.readline(MAX_DOCUMENT_BYTES + 1)
+        line = handle.readline(MAX_DOCUMENT_BYTES + 2)
         if not line:
             return
+        if line.endswith(b"\n"):
+            line = line[:-1]
         yield line
         if len(line) > MAX_DOCUMENT_BYTES:
             return
