@@ -9,10 +9,11 @@ Values are shown as JSON and never cut: a long line is wrapped.
 
 from __future__ import annotations
 
-import json
 import textwrap
 
 from attrs import field, frozen
+
+from ..harness.documents import json_text
 
 FORMAT_VERSION = 1
 WIDTH = 100
@@ -20,7 +21,7 @@ WIDTH = 100
 
 def shown(value: object) -> str:
     """A value as JSON, in full: ``{"active": false}``, ``null``, ``[]``."""
-    return json.dumps(value, ensure_ascii=False)
+    return json_text(value)
 
 
 @frozen

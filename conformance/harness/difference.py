@@ -15,6 +15,7 @@ import re
 from attrs import frozen
 
 from .compare import derivation_rank, rules_of_key
+from .documents import json_text
 
 
 class _Absent:
@@ -172,7 +173,7 @@ def step_of(leaf: Leaf) -> int | None:
 
 def value_text(value) -> str:
     """A value as a reader sees it: JSON in full, or ``absent``."""
-    return "absent" if value is ABSENT else json.dumps(value, ensure_ascii=False)
+    return "absent" if value is ABSENT else json_text(value)
 
 
 PARTING_CONTEXT = 24  # characters shown on each side of where two long texts part
