@@ -37,7 +37,7 @@ MUTANTS_LISTED = 5  # up to this many caught mutants get a row of their own
 STDERR_LINES = 5
 REPLY_SHOWN = 300  # characters of a reply that broke the protocol; results.jsonl keeps more
 STYLE = {"conformant": "green", "caught": "cyan", "NOT CONFORMANT": "bold red", "MISSED": "bold red", "unavailable": "yellow",
-         "NOTHING DECIDED": "bold red"}
+         "NOTHING DECIDED": "bold red", "INCOMPLETE": "yellow"}
 COUNTED = ("passed", "failed", "known", "nondeterministic", "skipped", "errored")
 
 
