@@ -103,10 +103,10 @@ def _describe(found) -> str:
 class Channel:
     """One running process: bytes out to its stdin, complete lines in from its stdout, its stderr's tail kept."""
 
-    def __init__(self, argv: tuple[str, ...]):
+    def __init__(self, argv: tuple[str, ...], environment: dict[str, str] | None = None):
         try:
             self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
-                                            start_new_session=True)
+                                            start_new_session=True, env=environment)
         except OSError as error:
             raise StartFailed(f"cannot run {argv[0]}: {error.strerror or error}") from None
         self.ended = False

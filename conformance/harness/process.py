@@ -50,8 +50,9 @@ class ImplementationProcess:
     """An implementation behind the protocol: started once, restarted whenever it breaks."""
 
     def __init__(self, argv: Iterable[str], timeout: float = 10.0, window: int = 64,
-                 on_duplicate: Callable[[dict, Errored], None] | None = None):
+                 on_duplicate: Callable[[dict, Errored], None] | None = None, environment: dict[str, str] | None = None):
         self.argv = tuple(argv)
+        self.environment = environment  # None: verify's own
         self.timeout = timeout
         self.window = window
         self.on_duplicate = on_duplicate or self._note_duplicate
@@ -68,7 +69,7 @@ class ImplementationProcess:
         self.answered: OrderedDict[int, bytes] = OrderedDict()  # the run lines of the latest runs this process answered, by seq
 
     def start(self) -> Started:
-        channel = Channel(self.argv)
+        channel = Channel(self.argv, self.environment)
         channel.send(orjson.dumps(Start().serializable()) + b"\n")
         try:
             line = channel.lines(self.timeout)[0]

@@ -25,6 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..harness.difference import differences
+from ..harness.environment import survivors_note
 from ..harness.expectations import CAUGHT, CONFORMANT, scenario_size, smallest_counterexample
 from ..harness.results import MOST_ERRORS_KEPT, Tally, Verdict
 from ..harness.severity import REFUSAL, SECURITY, SEVERITIES, severity_rank
@@ -213,5 +214,7 @@ def print_table(tallies: list[Tally], out: Console, every_row: bool = False) -> 
     """The summary table, and under it the failed scenarios of each implementation expected to conform by class, in red when any is security."""
     out.print(summary_table(tallies, every_row=every_row))
     for tally in tallies:
+        if tally.outlived:
+            out.print(Text(visible(f"{tally.name}: {survivors_note(tally.outlived)}"), style="bold red"))
         if tally.expected != CAUGHT and tally.counts()["failed"]:
             out.print(Text(visible(f"{tally.name}: {severity_text(tally)}"), style="bold red" if tally.severities()[SECURITY] else ""))
