@@ -67,10 +67,12 @@ def test_an_integer_of_any_size_is_read_and_written_back_exactly(digits):
 def test_an_integer_past_pythons_digit_limit_is_explained_and_verified_whole(digits, tmp_path):
     scenario = tmp_path / "long.json"
     scenario.write_bytes(refused_send_with_user(digits))
-    for as_json in ((), ("--json",)):
-        explained = gateproof("explain", *as_json, str(scenario))
-        assert explained.returncode == 0, explained.stderr
-        assert digits.encode() in explained.stdout.replace(b"\n", b"").replace(b" ", b"")
+    explained = gateproof("explain", "--json", str(scenario))
+    assert explained.returncode == 0, explained.stderr
+    assert f'"be_user": {digits}'.encode() in explained.stdout
+    as_text = gateproof("explain", str(scenario))  # a value too long for a line is counted, not written: harness/preview.py
+    assert as_text.returncode == 0, as_text.stderr
+    assert f"(an integer of about {len(digits.lstrip('-')):,} digits: explain --json shows it whole)" in " ".join(as_text.stdout.decode().split())
     verified = gateproof("verify", "--builtin", "reference", "--replay", str(scenario), "--out", str(tmp_path / "right"), "-q")
     assert verified.returncode == 0, verified.stderr
     wrong = gateproof("verify", "--replay", str(scenario), "--out", str(tmp_path / "wrong"), "--", sys.executable, str(FAKES / "always_wrong.py"))

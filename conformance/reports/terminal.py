@@ -24,8 +24,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..harness.difference import differences
+from ..harness.difference import WHOLE, differences
 from ..harness.environment import survivors_note
+from ..harness.preview import shortened
 from ..harness.expectations import CAUGHT, CONFORMANT, scenario_size, smallest_counterexample
 from ..harness.results import MOST_ERRORS_KEPT, Tally, Verdict
 from ..harness.severity import REFUSAL, SECURITY, SEVERITIES, severity_rank
@@ -71,10 +72,10 @@ def errored_lines(tally: Tally, limit: int = 6) -> list[str]:
              else f"{tally.name}: {total} errored runs; the {kept} kept in results.jsonl are for {reasons}:"]
     for reason, verdicts in list(by_reason.items())[:limit]:
         first = verdicts[0]
-        lines.append(f"  {reason}")
+        lines.append(f"  {shortened(reason, WHOLE)}")
         lines.append(f"    {len(verdicts)} recorded, for example {first.scenario_id} ({first.family})")
         stderr = [line for line in first.context.get("stderr", ()) if line.strip()][-STDERR_LINES:]
-        lines += [f"    stderr: {line}" for line in stderr]
+        lines += [f"    stderr: {shortened(line, WHOLE)}" for line in stderr]
         if "reply" in first.context:
             reply = first.context["reply"]
             more = f" ... ({len(reply) - REPLY_SHOWN} characters more in results.jsonl)" if len(reply) > REPLY_SHOWN else ""
