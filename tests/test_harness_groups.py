@@ -25,8 +25,8 @@ def groups(monkeypatch):
     started = []
 
     class Recorded(channel_module.Channel):
-        def __init__(self, argv):
-            super().__init__(argv)
+        def __init__(self, argv, environment=None):
+            super().__init__(argv, environment)
             started.append(self.group)
 
     monkeypatch.setattr(process_module, "Channel", Recorded)
