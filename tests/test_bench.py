@@ -89,3 +89,12 @@ def test_the_protocol_report_holds_the_slowest_campaign_to_the_target_and_its_ow
     assert printed[7].endswith("at most 2.20x, at least 2.00x")
     assert "worst of 3         5,000/s" in printed[8] and printed[8].endswith("the campaign ran at 90% to 100% of its round's")
     assert printed[9].endswith("corpus replay 20 / 90 µs, its scenarios replayed 30 / 170 µs, campaign 180 / 180 µs")
+
+
+def test_the_printing_bench_prints_both_printings_and_their_ratio():
+    from gateproof.conformance.bench.printing import run
+
+    printed = []
+    ratios = run(print=printed.append, lengths=(10_000, 40_000))
+    assert [name for name, _ in ratios] == ["verify: a disagreement's lines", "explain: the text"]
+    assert len(printed) == 4 and all(" x" in line for line in printed[2:])

@@ -199,3 +199,19 @@ def test_an_answered_run_is_read_back_from_its_line_whole_integers_past_64_bits_
     back = process._answered_scenario(7)
     assert same_json(back, scenario) and back["world"]["clock"] == 2**70
     assert back["steps"][0]["arguments"].pairs == (("case_id", "a"), ("case_id", "b"))
+
+
+def test_a_reply_nested_deeper_than_the_protocol_allows_is_reported_as_that_not_as_a_line_that_is_not_json():
+    campaign = drive("deep_reply")
+    verdict = next(v for v in campaign.tally.verdicts if v.scenario_id == FAULT_ID)
+    assert verdict.status == "errored" and "not JSON" not in verdict.message
+    assert verdict.message.startswith("printed a reply nested more than 65 levels deep (at $.outcome.results[0]")
+    assert others_pass(campaign) and campaign.tally.restarts == 2
+
+
+def test_a_reply_nested_65_levels_is_read_its_outcome_then_judged_by_its_schema(monkeypatch):
+    monkeypatch.setenv("DEEP_REPLY_LEVELS", "65")
+    campaign = drive("deep_reply")
+    verdict = next(v for v in campaign.tally.verdicts if v.scenario_id == FAULT_ID)
+    assert verdict.status == "errored" and "breaks the protocol" in verdict.message
+    assert others_pass(campaign) and campaign.tally.restarts == 0

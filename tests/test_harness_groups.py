@@ -25,8 +25,8 @@ def groups(monkeypatch):
     started = []
 
     class Recorded(channel_module.Channel):
-        def __init__(self, argv):
-            super().__init__(argv)
+        def __init__(self, argv, environment=None):
+            super().__init__(argv, environment)
             started.append(self.group)
 
     monkeypatch.setattr(process_module, "Channel", Recorded)
@@ -135,3 +135,24 @@ def test_every_fake_is_driven_to_the_end_with_no_process_left(name, groups):
     campaign = drive(name, timeout=SHORT if name in HANGS else GENEROUS)
     assert len(campaign.tally.verdicts) >= len(CASES) and campaign.tally.lost is None
     assert {group: left_running(group) for group in groups} == {group: [] for group in groups}
+
+
+@pytest.mark.parametrize("gap", [0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.08])
+def test_a_second_ctrl_c_soon_after_the_first_still_ends_verify_with_130_and_its_implementation_stopped(tmp_path, gap):
+    command = [sys.executable, "-m", "gateproof.conformance.cli", "verify", "--examples", "0", "--timeout", "600",
+               "--", *LAUNCHER, *fake("sleeper")]
+    verify = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        wait_for(lambda: any(len(group_members(child)) == 3 for child in children(verify.pid)))
+        [group] = [child for child in children(verify.pid) if len(group_members(child)) == 3]
+        verify.send_signal(signal.SIGINT)
+        time.sleep(gap)
+        if verify.poll() is None:
+            verify.send_signal(signal.SIGINT)
+        _, stderr = verify.communicate(timeout=60)
+    finally:
+        if verify.poll() is None:
+            verify.kill()
+            verify.wait()
+    assert verify.returncode == 130 and b"Traceback" not in stderr, stderr.decode()
+    assert left_running(group) == []

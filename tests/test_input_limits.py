@@ -23,6 +23,7 @@ from gateproof.model.scenario.document import MAX_DEPTH, RepeatedKeys, check_dep
 
 ROOT = Path(__file__).resolve().parent.parent
 REFUSED = ROOT / "examples" / "forced-snippet-refused.json"
+FAKES = ROOT / "tests" / "implementations"
 ENTRY = ROOT / "conformance" / "implementations" / "node" / "gateproof-node.js"
 
 
@@ -41,7 +42,11 @@ BIG_INTEGERS = {
     "19 digits below -2**63": "-9300000000000000000",
     "26 digits": "12345678901234567890123456",
     "309 digits": "9" * 309,
+    "5,000 digits, past Python's limit on int text": "7" * 5000,
+    "100,000 digits": "-" + "8" * 100_000,
 }
+#: Those past Python's own limit on the digits of an int read from text or written as it (about 4,300).
+PAST_PYTHONS_LIMIT = {name: digits for name, digits in BIG_INTEGERS.items() if len(digits) > 4300}
 
 
 @pytest.mark.rule("S001.4", "C144.15")
@@ -50,10 +55,30 @@ def test_an_integer_of_any_size_is_read_and_written_back_exactly(digits):
     document = refused_send_with_user(digits)
     done = gateproof("decide", "-", input=document)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["results"][1]["audit"][0]["be_user"] == int(digits)
-    lines = gateproof("decide", "--jsonl", input=json.dumps(json.loads(document)).encode() + b"\n")
+    assert f'"be_user": {digits},'.encode() in done.stdout
+    assert parse_json(done.stdout)["results"][1]["audit"][0]["be_user"] == parse_json(digits)
+    lines = gateproof("decide", "--jsonl", input=dumps(parse_json(document)) + b"\n")
     assert lines.returncode == 0, lines.stderr
     assert f'"be_user":{digits},'.encode() in lines.stdout
+
+
+@pytest.mark.rule("S001.4")
+@pytest.mark.parametrize("digits", PAST_PYTHONS_LIMIT.values(), ids=PAST_PYTHONS_LIMIT.keys())
+def test_an_integer_past_pythons_digit_limit_is_explained_and_verified_whole(digits, tmp_path):
+    scenario = tmp_path / "long.json"
+    scenario.write_bytes(refused_send_with_user(digits))
+    explained = gateproof("explain", "--json", str(scenario))
+    assert explained.returncode == 0, explained.stderr
+    assert f'"be_user": {digits}'.encode() in explained.stdout
+    as_text = gateproof("explain", str(scenario))  # a value too long for a line is counted, not written: harness/preview.py
+    assert as_text.returncode == 0, as_text.stderr
+    assert f"(an integer of about {len(digits.lstrip('-')):,} digits: explain --json shows it whole)" in " ".join(as_text.stdout.decode().split())
+    verified = gateproof("verify", "--builtin", "reference", "--replay", str(scenario), "--out", str(tmp_path / "right"), "-q")
+    assert verified.returncode == 0, verified.stderr
+    wrong = gateproof("verify", "--replay", str(scenario), "--out", str(tmp_path / "wrong"), "--", sys.executable, str(FAKES / "always_wrong.py"))
+    assert wrong.returncode == 1 and b"Traceback" not in wrong.stderr, wrong.stderr
+    [saved] = (tmp_path / "wrong" / "always-wrong").glob("*.json")
+    assert digits.encode() in saved.read_bytes()  # the disagreement's scenario, saved to replay, holds the integer whole
 
 
 @pytest.mark.rule("S001.4")
@@ -301,3 +326,38 @@ def test_verify_replays_big_integers_and_repeated_keys_through_the_protocol_digi
     assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
     [row] = json.loads((tmp_path / "out" / "report.json").read_text())["implementations"]
     assert (row["verdict"], row["passed"], row["failed"], row["errored"]) == ("conformant", 2, 0, 0)
+
+
+def _padded_to(size: int) -> bytes:
+    """The shipped refused send, white space after it up to ``size`` bytes."""
+    text = dumps(parse_json(REFUSED.read_bytes()))
+    return text + b" " * (size - len(text))
+
+
+@pytest.mark.rule("S001.4")
+def test_a_jsonl_line_of_exactly_the_limit_is_decided_its_newline_no_part_of_the_document():
+    from gateproof.model.scenario.document import MAX_DOCUMENT_BYTES
+
+    done = gateproof("decide", "--jsonl", "-", input=_padded_to(MAX_DOCUMENT_BYTES) + b"\n" + _padded_to(0) + b"\n")
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 2
+
+
+@pytest.mark.rule("S001.4")
+def test_a_jsonl_line_one_byte_past_the_limit_is_refused_for_its_size_newline_or_not():
+    from gateproof.model.scenario.document import MAX_DOCUMENT_BYTES
+
+    for ending in (b"\n", b""):
+        done = gateproof("decide", "--jsonl", "-", input=_padded_to(MAX_DOCUMENT_BYTES + 1) + ending)
+        assert done.returncode == 2
+        assert done.stderr == b"gateproof: error: -: line 1: $: larger than 16777216 bytes\n"
+
+
+@pytest.mark.rule("S001.4")
+@pytest.mark.parametrize("digits", [1, 4000, 4001, 8001, 12345])
+def test_an_integer_read_in_halves_is_the_integer_the_text_writes(digits):
+    from gateproof.conformance.harness.documents import exact_integer, long_integers_written
+
+    for text in ("9" * digits, "-1" + "0" * (digits - 1), "31415926535" * (digits // 11) + "7"):
+        with long_integers_written():
+            assert str(exact_integer(text)) == text

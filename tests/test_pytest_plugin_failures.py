@@ -151,3 +151,13 @@ def test_without_an_ini_file_to_collect_from_the_plugin_says_where_its_settings_
     result = pytester.runpytest("-p", "no:cacheprovider", "--gateproof", "gateways.lab_gateway:run")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["ERROR: --gateproof: gateproof's tests are collected from the ini file, and this run has none; *pyproject.toml*"])
+
+
+def test_control_and_bidirectional_characters_a_gateway_writes_are_shown_as_escapes(pytester, monkeypatch):
+    outside_ci(monkeypatch)
+    pytester.makeini(ini("gateways.bidi_gateway:run", examples=0))
+    result = pytester.runpytest("-p", "no:cacheprovider", "-k", "cross-tenant.read")
+    result.assert_outcomes(failed=1)
+    printed = result.stdout.str()
+    assert "\u202e" not in printed and "\x1b" not in printed
+    assert '"\\u202etxt.exe\\u001b[31m"' in printed

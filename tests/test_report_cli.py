@@ -133,3 +133,31 @@ def test_results_are_written_as_they_come_so_a_verify_killed_mid_campaign_still_
     verdicts = [r for r in written if r["record"] == "verdict"]
     assert document["complete"] is False and reference["implementation"] == "reference"
     assert reference["passed"] == len(verdicts) >= 50 and [v["scenario"] for v in reference["verdicts"]] == [v["scenario"] for v in verdicts]
+
+
+def test_a_mutants_campaign_cut_short_by_ctrl_c_is_incomplete_not_a_verdict_on_the_mutant(tmp_path):
+    """Stopped before its end, a mutant is neither caught nor missed, and never read as expected to conform."""
+    results = tmp_path / "out" / "results.jsonl"
+    verify = subprocess.Popen([GATEPROOF, "verify", "--builtin", "mutant:forced-ungated", "--examples", "100000", "--out", str(tmp_path / "out")],
+                              cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 600  # generous: only a verify that never writes a verdict runs into it
+        while time.monotonic() < deadline and verify.poll() is None:
+            if results.is_file() and results.read_text().count('"record":"verdict"') >= 20:
+                break
+            time.sleep(0.2)
+        assert verify.poll() is None, "verify ended before it was stopped"
+        verify.send_signal(signal.SIGINT)
+        _, stderr = verify.communicate(timeout=120)
+    finally:
+        if verify.poll() is None:
+            verify.kill()
+            verify.wait()
+    assert verify.returncode == 130 and b"Traceback" not in stderr
+    for report_format in ("json", "markdown"):
+        result = report(str(results), "--format", report_format)
+        assert result.exit_code == 2 and "cut short" in result.output
+    document = json.loads(report(str(results), "--format", "json").stdout)
+    [mutant] = document["implementations"]
+    assert (mutant["implementation"], mutant["expected"], mutant["verdict"]) == ("mutant:forced-ungated", "must be caught", "INCOMPLETE")
+    assert "INCOMPLETE" in report(str(results), "--format", "markdown").stdout

@@ -25,7 +25,13 @@ from hostile import ERRORED, HOSTILE, NAME  # noqa: E402  (the fake's own string
 OWN_TAGS = {"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "h4", "p", "b", "em", "strong", "a", "code", "pre",
             "span", "table", "colgroup", "col", "thead", "tbody", "tr", "th", "td", "details", "summary", "section", "div", "ul", "li", "br",
             "blockquote", "hr"}
-CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+#: Characters no report may carry raw: controls, and the bidirectional controls that reorder what a reader sees.
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def escaped(text: str) -> str:
+    """``text`` as the reports show it: each character :data:`CONTROL` names as a ``\\u`` escape."""
+    return CONTROL.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +55,8 @@ def test_the_html_report_holds_hostile_text_as_text(hostile):
     assert not CONTROL.search(text) and "javascript:" not in text.replace("<b>homepage</b> javascript:alert(5)", "")
     assert 'href="https://example.org/issues?q=&#34;&gt;&lt;script&gt;alert(6)&lt;/script&gt;"' in text
     shown = page.all_text
-    visible = HOSTILE.replace("\x07", "\\u0007").replace("\x1b", "\\u001b").replace("\x00", "\\u0000").replace("\x0b", "\\u000b")
+    visible = escaped(HOSTILE)
+    assert "\\u202egnp.exe\\u2066\\u2069\\u200f\\u061c" in visible
     assert f"hostile {visible}" in shown and f"errored {visible}" in shown and f"skipped {visible}" in shown
     stderr_line = visible[:-len("\\u000b")]  # the harness splits stderr into lines at the vertical tab too
     assert f"stderr says {stderr_line}" in shown and f"Traceback {visible}" in shown

@@ -86,11 +86,12 @@ def test_console_markup_in_an_implementation_text_is_printed_as_text(tmp_path):
     assert "[bold]" in done.stdout and "[/path]" in done.stdout
 
 
-def test_control_characters_an_implementation_writes_reach_the_terminal_as_escapes(tmp_path):
+def test_control_and_bidirectional_characters_an_implementation_writes_reach_the_terminal_as_escapes(tmp_path):
     done = run_verify("--examples", "0", "--kinds", "gateway", "--out", str(tmp_path), "--", *fake("hostile"), COLUMNS="100")
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
-    assert not re.search(r"[\x00-\x08\x0b\x1b\x7f]", done.stdout)
+    assert not re.search("[\x00-\x08\x0b\x1b\x7f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]", done.stdout)
     assert "\\x1b[31m" in done.stdout and "[bold]loud[/bold]" in done.stdout
+    assert "\\u202egnp.exe\\u2066\\u2069\\u200f\\u061c" in done.stdout
 
 
 def replay_files(tmp_path: Path) -> list[str]:

@@ -18,6 +18,7 @@ from gateproof.model.scenario import ScenarioError, read_scenario
 from ..harness.campaign import KINDS, RULES_OF_KIND, Campaign, CampaignSettings, is_selected
 from ..harness.compare import LEVELS
 from ..harness.corpus import load_corpus
+from ..harness.environment import VariableError, implementation_environment, new_token, survivors, survivors_note
 from ..harness.expectations import CAUGHT, CONFORMANT, is_met
 from ..harness.inputs import InputError, read_json
 from ..harness.known import read_known
@@ -100,10 +101,19 @@ def read_replays(paths: tuple[str, ...]) -> list[dict]:
 
 
 def drive(name, argv, naming, campaign: CampaignSettings, replays, corpus, log: ResultLog, progress: Progress, console: Console) -> tuple[Tally, bool]:
-    """One implementation's campaign, held to what it is expected to do; whether it started, and restarted whenever it had to."""
+    """One implementation's campaign, held to what it is expected to do; whether it started, and restarted whenever it had to.
+
+    Every process of the implementation carries a marker of this campaign; one
+    still carrying it once the campaign has ended its process group left the
+    group, and is named in the notes and below the summary.
+    """
     expected = CAUGHT if name is not None and is_mutant(name) else CONFORMANT
-    tally, started = run_campaign(name, argv, naming, campaign, replays, corpus, log, progress, console)
+    marker = new_token()
+    tally, started = run_campaign(name, argv, naming, evolve(campaign, marker=marker), replays, corpus, log, progress, console)
     tally.expected = expected
+    tally.outlived = survivors(marker)
+    if tally.outlived:
+        tally.notes.append(survivors_note(tally.outlived))
     log.implementation(tally)
     return tally, started
 
@@ -188,12 +198,16 @@ def drive_all(implementations, campaign: CampaignSettings, replays, corpus, log:
 @click.option("--mcp", "mcp", metavar="stdio|URL", help="The command after -- starts an MCP server, spoken to over stdio or its streamable HTTP URL "
               "(a loopback address): conformance/MCP.md.")
 @click.option("--mcp-map", "mcp_map", type=click.Path(dir_okay=False), help="How the MCP server's own refusals map onto reason codes (conformance/MCP.md).")
+@click.option("--clean-env", is_flag=True, help="Start each implementation with only PATH, HOME, USER, LOGNAME, LANG, LANGUAGE, LC_ALL, LC_CTYPE, "
+              "TZ and TMPDIR of verify's environment, not the whole of it (tokens, cloud keys).")
+@click.option("--env", "passed_env", multiple=True, metavar="NAME[=VALUE]",
+              help="Pass one more variable to each implementation: NAME with verify's value, or NAME=VALUE (repeat for more).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no details: the summary alone.")
 @click.option("--verbose", "-v", is_flag=True, help="Every disagreement in full, and a row for every mutant.")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 @hypothesis_kept_out_of_working_directory()
 def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disagreements, exitfirst, with_corpus, shard, known_path, replays, out, report_formats,
-           mcp, mcp_map, quiet, verbose, command) -> None:
+           mcp, mcp_map, clean_env, passed_env, quiet, verbose, command) -> None:
     """Drive implementations through the protocol: the corpus, then generated scenarios, held to the model.
 
     Name each implementation with --builtin NAME or give its command after --
@@ -227,8 +241,13 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
             fail(f"{known_path}: {error}")
     if mcp_map is not None and mcp is None:
         fail("--mcp-map needs --mcp: it maps an MCP server's refusals")
+    try:
+        environment = implementation_environment(clean_env, passed_env)
+    except VariableError as error:
+        fail(f"--env {error}")
     implementations = chosen_implementations(builtins, command, None if mcp is None else mcp_bridged(mcp, mcp_map, timeout, command))
-    campaign = CampaignSettings(level, examples, seed, rules, kinds, timeout, window, known, Path(out), disagreements=disagreements, exitfirst=exitfirst, shard=part)
+    campaign = CampaignSettings(level, examples, seed, rules, kinds, timeout, window, known, Path(out), disagreements=disagreements, exitfirst=exitfirst, shard=part,
+                                environment=None if environment is None else tuple(environment.items()))
     replayed = read_replays(replays)
     corpus = [c for c in load_corpus() if is_selected(c.scenario, campaign)] if with_corpus else []
     console = Console(stderr=True, highlight=False, quiet=quiet)

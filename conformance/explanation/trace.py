@@ -4,23 +4,31 @@
 a document valid against ``conformance/schema/explain-trace.schema.json``;
 both come from the same :class:`Applied` values, so they cannot disagree.
 Steps count from 0, as the outcome's ``results`` and ``gateproof diff`` do.
-Values are shown as JSON and never cut: a long line is wrapped.
+Values are shown as JSON, whole up to 2,000 characters (``harness/preview.py``):
+a longer one is cut before it is written or wrapped, so explaining costs the
+same for a 16 MiB value as for a short one; ``--json`` keeps every value whole
+in what each rule read and gave. A long line is wrapped.
 """
 
 from __future__ import annotations
 
-import json
 import textwrap
 
 from attrs import field, frozen
+
+from ..harness.preview import preview
 
 FORMAT_VERSION = 1
 WIDTH = 100
 
 
+#: Where a value cut in the text is whole.
+WHOLE = "explain --json shows it whole"
+
+
 def shown(value: object) -> str:
-    """A value as JSON, in full: ``{"active": false}``, ``null``, ``[]``."""
-    return json.dumps(value, ensure_ascii=False)
+    """A value as JSON: ``{"active": false}``, ``null``, ``[]``; past 2,000 characters, its start and where it is whole."""
+    return preview(value, WHOLE)
 
 
 @frozen

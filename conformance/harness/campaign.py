@@ -19,6 +19,7 @@ from attrs import evolve, frozen
 
 from ..program import command
 from .documents import dumps_pretty
+from .environment import marked
 from .collection import fewer_collections
 from .corpus import CorpusCase
 from .expectations import RULES_OF_KIND, undecided
@@ -49,6 +50,8 @@ class CampaignSettings:
     disagreements: int = 3  # distinct shrunk disagreements searched for per rule version: each costs a shrink
     exitfirst: bool = False  # stop at the first disagreement: whether, not where, an implementation departs
     shard: Shard = WHOLE  # which part of the campaign this run is: see harness/shards.py
+    environment: tuple[tuple[str, str], ...] | None = None  # what the implementation starts with (None: verify's whole environment)
+    marker: str | None = None  # the token every process of the implementation carries (harness/environment.py)
 
 
 def targets(campaign: CampaignSettings, decided_kinds, decided_rules) -> list[tuple[str, str]]:
@@ -71,6 +74,12 @@ def is_selected(scenario: dict, campaign: CampaignSettings) -> bool:
     return kind in campaign.kinds and (campaign.rules is None or scenario_rules(scenario) in campaign.rules)
 
 
+def started_with(campaign: CampaignSettings) -> dict[str, str] | None:
+    """The environment the implementation starts with: the one chosen (None: verify's own), marked when a marker is given."""
+    environment = None if campaign.environment is None else dict(campaign.environment)
+    return environment if campaign.marker is None else marked(environment, campaign.marker)
+
+
 class Campaign:
     """One implementation driven through the corpus and generated scenarios."""
 
@@ -78,7 +87,8 @@ class Campaign:
                  advance: Callable[[], None] = lambda: None, describe: Callable[[str], None] = lambda text: None):
         self.name, self.argv, self.settings, self.observe, self.advance = name, tuple(argv), campaign, observe, advance
         self.describe = describe  # says what the campaign does when it is not counting scenarios: reducing a disagreement
-        self.process = ImplementationProcess(self.argv, campaign.timeout, campaign.window, on_duplicate=self._duplicate)
+        self.process = ImplementationProcess(self.argv, campaign.timeout, campaign.window, on_duplicate=self._duplicate,
+                                             environment=started_with(campaign))
         self.tally = Tally(name)
         self.began = time.perf_counter()
         self.origin: dict[str, tuple[str, str, tuple[str, ...]]] = {}  # scenario id -> (phase, family, pinned rules) of known scenarios

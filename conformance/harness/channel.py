@@ -63,20 +63,31 @@ atexit.register(end_every_group)
 def end_groups_on_signals(signals=(signal.SIGTERM, signal.SIGINT, signal.SIGHUP)) -> Callable[[], None]:
     """On any of ``signals``, end every implementation's group and exit with status 128 + the signal's number.
 
-    Returns what puts the handlers found back. Outside the main thread, where no handler can be set, it does nothing.
+    Every signal after the first is ignored, to the end of the process: a
+    second Ctrl-C while the groups end, or while Python unwinds and exits,
+    must neither cut the ending short nor kill verify by the signal.
+
+    Returns what puts the handlers found back, unless a signal came. Outside
+    the main thread, where no handler can be set, it does nothing.
     """
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
+    received: list[int] = []
 
     def handler(number, frame):
+        if received:
+            return  # a second signal, come before the first's handler set them ignored
+        received.append(number)
         for each in signals:
-            signal.signal(each, signal.SIG_IGN)  # a second signal must not cut the ending short
+            signal.signal(each, signal.SIG_IGN)
         end_every_group()
         raise SystemExit(128 + number)
 
     found = {each: signal.signal(each, handler) for each in signals}
 
     def restore() -> None:
+        if received:
+            return  # the process is ending on a signal: the handlers it would restore would let a later one kill it
         for each, previous in found.items():
             signal.signal(each, previous)
 
@@ -92,10 +103,10 @@ def _describe(found) -> str:
 class Channel:
     """One running process: bytes out to its stdin, complete lines in from its stdout, its stderr's tail kept."""
 
-    def __init__(self, argv: tuple[str, ...]):
+    def __init__(self, argv: tuple[str, ...], environment: dict[str, str] | None = None):
         try:
             self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
-                                            start_new_session=True)
+                                            start_new_session=True, env=environment)
         except OSError as error:
             raise StartFailed(f"cannot run {argv[0]}: {error.strerror or error}") from None
         self.ended = False

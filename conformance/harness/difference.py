@@ -15,6 +15,7 @@ import re
 from attrs import frozen
 
 from .compare import derivation_rank, rules_of_key
+from .preview import preview
 
 
 class _Absent:
@@ -170,9 +171,25 @@ def step_of(leaf: Leaf) -> int | None:
     return _top_key(leaf.path)[0]
 
 
+#: Where a value cut on the terminal is whole.
+WHOLE = "results.jsonl and the reports hold it whole"
+
+
 def value_text(value) -> str:
-    """A value as a reader sees it: JSON in full, or ``absent``."""
-    return "absent" if value is ABSENT else json.dumps(value, ensure_ascii=False)
+    """A value as a reader sees it: JSON, its start alone past 2,000 characters (``preview``), or ``absent``."""
+    return "absent" if value is ABSENT else preview(value, WHOLE)
+
+
+#: Characters compared at once while looking for where two texts part: each slice comparison is one pass at C speed.
+_CHUNK = 4096
+
+
+def shared_length(expected: str, actual: str) -> int:
+    """How many characters the two texts share from their start; found a chunk at a time, then a character at a time within it."""
+    start, end = 0, min(len(expected), len(actual))
+    while start < end and expected[start:start + _CHUNK] == actual[start:start + _CHUNK]:
+        start += _CHUNK
+    return next((i for i in range(start, min(start + _CHUNK, end)) if expected[i] != actual[i]), min(start + _CHUNK, end))
 
 
 PARTING_CONTEXT = 24  # characters shown on each side of where two long texts part
@@ -186,7 +203,7 @@ def parting(expected: object, actual: object) -> str | None:
     """
     if not (isinstance(expected, str) and isinstance(actual, str)) or max(len(expected), len(actual)) <= PARTING_CONTEXT:
         return None
-    shared = next((i for i, (a, b) in enumerate(zip(expected, actual)) if a != b), min(len(expected), len(actual)))
+    shared = shared_length(expected, actual)
     before = value_text(expected[max(0, shared - PARTING_CONTEXT):shared])
     return (f"they part after character {shared}, {before}: expected {value_text(expected[shared:shared + PARTING_CONTEXT])}, "
             f"actual {value_text(actual[shared:shared + PARTING_CONTEXT])}")

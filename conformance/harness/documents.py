@@ -10,6 +10,9 @@ document that has neither pays for them alone.
 from __future__ import annotations
 
 import json
+import sys
+import threading
+from contextlib import contextmanager
 
 import orjson
 
@@ -81,6 +84,69 @@ def _finite(text: str) -> float:
     return number
 
 
+#: The most digits Python turns into an int, or back, by default (``sys.get_int_max_str_digits``): about 4,300.
+_PLAIN_DIGITS = 4000
+_lifted = threading.Lock()
+_lifts = [0, 0]  # how many writes run with the limit lifted, and the limit to put back when the last ends
+
+
+def _powers_of_five(cache: dict, count: int) -> int:
+    if count not in cache:
+        half = count >> 1
+        cache[count] = 5 ** count if count <= _PLAIN_DIGITS else _powers_of_five(cache, half) * _powers_of_five(cache, count - half)
+    return cache[count]
+
+
+def exact_integer(text: str) -> int:
+    """S001.4: the integer ``text`` writes, whatever its size, without Python's limit on digits.
+
+    Past a few thousand digits the text is cut in halves, each read alone and
+    joined by one multiplication by a power of ten (five to the power, then a
+    shift): far less than quadratic, where ``int(text)`` is quadratic (and
+    refused past the limit).
+    """
+    digits = text.lstrip("-")
+    if len(digits) <= _PLAIN_DIGITS:
+        return int(text)
+    powers: dict = {}
+
+    def read(start: int, end: int) -> int:
+        if end - start <= _PLAIN_DIGITS:
+            return int(digits[start:end])
+        middle = (start + end + 1) >> 1
+        return read(middle, end) + ((read(start, middle) * _powers_of_five(powers, end - middle)) << (end - middle))
+
+    value = read(0, len(digits))
+    return -value if text.startswith("-") else value
+
+
+@contextmanager
+def long_integers_written():
+    """Python's limit on the digits of an int written as text lifted for the block: S001.4 writes every integer back whole.
+
+    The limit is one for the process; the lock and count keep it lifted until
+    the last block that lifted it ends, whatever thread it runs on.
+    """
+    with _lifted:
+        if _lifts[0] == 0:
+            _lifts[1] = sys.get_int_max_str_digits()
+            sys.set_int_max_str_digits(0)
+        _lifts[0] += 1
+    try:
+        yield
+    finally:
+        with _lifted:
+            _lifts[0] -= 1
+            if _lifts[0] == 0:
+                sys.set_int_max_str_digits(_lifts[1])
+
+
+def json_text(value: object, **options) -> str:
+    """``value`` as JSON text for a person (``json.dumps`` with ``options``), non-ASCII kept and integers whole at any size."""
+    with long_integers_written():
+        return json.dumps(value, ensure_ascii=False, **options)
+
+
 def path_too_deep(text: str, limit: int = MAX_DEPTH) -> str | None:
     """The path of the first array or object of ``text`` opened deeper than ``limit``, read from the text alone.
 
@@ -123,7 +189,8 @@ def _read_exactly(raw: bytes, fast_error: str | None, depth: int = MAX_DEPTH):
     """
     try:
         text = raw.decode("utf-8")
-        document = json.loads(text, object_pairs_hook=read_object, parse_constant=_refuse_constant, parse_float=_finite)
+        document = json.loads(text, object_pairs_hook=read_object, parse_constant=_refuse_constant, parse_float=_finite,
+                              parse_int=exact_integer)
     except ScenarioError:
         raise
     except RecursionError:
@@ -133,7 +200,8 @@ def _read_exactly(raw: bytes, fast_error: str | None, depth: int = MAX_DEPTH):
     check_depth(document, depth)
     if fast_error is not None:
         try:
-            json.dumps(document, ensure_ascii=False).encode()
+            with long_integers_written():
+                json.dumps(document, ensure_ascii=False).encode()
         except UnicodeEncodeError:
             raise ScenarioError("$", f"not valid JSON ({fast_error})") from None
     return document
@@ -178,7 +246,8 @@ def dumps(document: object) -> bytes:
     try:
         return orjson.dumps(document, option=orjson.OPT_PASSTHROUGH_SUBCLASS)
     except TypeError:
-        return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+        with long_integers_written():
+            return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def dumps_pretty(document: object) -> bytes:
@@ -186,7 +255,8 @@ def dumps_pretty(document: object) -> bytes:
     try:
         return orjson.dumps(document, option=orjson.OPT_INDENT_2 | orjson.OPT_PASSTHROUGH_SUBCLASS)
     except TypeError:
-        return json.dumps(document, ensure_ascii=False, indent=2).encode()
+        with long_integers_written():
+            return json.dumps(document, ensure_ascii=False, indent=2).encode()
 
 
 def read_document(handle) -> bytes:
@@ -199,15 +269,19 @@ def read_document(handle) -> bytes:
 
 
 def read_lines(handle):
-    """The lines of a binary stream, each at most one byte past :data:`MAX_DOCUMENT_BYTES`.
+    """The lines of a binary stream without their newlines, each at most one byte past :data:`MAX_DOCUMENT_BYTES`.
 
-    A line that does not end within that is the last one read: the parser
+    The newline ends the line and is no part of its document, so a document
+    of exactly the limit followed by one is read whole. A line that does not
+    end within one byte past the limit is the last one read: the parser
     refuses it for its size, and nothing after it is read.
     """
     while True:
-        line = handle.readline(MAX_DOCUMENT_BYTES + 1)
+        line = handle.readline(MAX_DOCUMENT_BYTES + 2)
         if not line:
             return
+        if line.endswith(b"\n"):
+            line = line[:-1]
         yield line
         if len(line) > MAX_DOCUMENT_BYTES:
             return

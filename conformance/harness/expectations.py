@@ -7,6 +7,11 @@ asked, is not conformant but ``NOTHING DECIDED`` (``conformance/PROTOCOL.md``,
 "Nothing decided"). A kind it does not declare may be skipped whole: cedar's
 ceiling scenarios.
 
+An implementation whose campaign was cut short (verify stopped by a signal
+or a full disk before it finished) is ``INCOMPLETE``, whatever it was
+expected to do: a mutant not yet caught is not missed, and a conformant
+implementation's verdicts so far are not the whole.
+
 A mutant is caught when verify finds a disagreement with the model on the
 corpus or on a generated scenario; its smallest counterexample is the
 disagreement with the fewest forced sources or calls, a shrunk generated
@@ -19,9 +24,11 @@ from gateproof.model.gateway.gate import GATEWAY_VERSIONS
 from gateproof.model.versions import VERSIONS
 
 from .protocol import Started
-from .results import Tally, Verdict, disagreeing
+from .results import CUT_SHORT, Tally, Verdict, disagreeing
 
 CONFORMANT, CAUGHT = "conformant", "must be caught"
+#: The verdict on an implementation whose campaign was cut short, whatever it was expected to do: not enough was run to say.
+INCOMPLETE = "INCOMPLETE"
 RULES_OF_KIND = {"ceiling": tuple(VERSIONS), "gateway": tuple(GATEWAY_VERSIONS)}
 
 
@@ -65,7 +72,9 @@ def smallest_counterexample(tally: Tally) -> Verdict | None:
 
 
 def is_met(tally: Tally, expected: str) -> bool:
-    """Whether the implementation did what it is expected to: conform, or be caught disagreeing."""
+    """Whether the implementation did what it is expected to: conform, or be caught disagreeing; never when cut short."""
+    if tally.lost == CUT_SHORT:
+        return False
     if expected == CAUGHT:
         return tally.lost is None and smallest_counterexample(tally) is not None
     return tally.is_conformant() and undecided(tally) is None
@@ -74,6 +83,8 @@ def is_met(tally: Tally, expected: str) -> bool:
 def verdict_text(tally: Tally, expected: str) -> str:
     if tally.unavailable:
         return "unavailable"
+    if tally.lost == CUT_SHORT:
+        return INCOMPLETE
     if expected == CAUGHT:
         return "caught" if is_met(tally, expected) else "MISSED"
     if tally.is_conformant() and undecided(tally):

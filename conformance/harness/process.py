@@ -38,12 +38,21 @@ FLUSH_EVERY = 16
 REMEMBERED = 4096
 
 
+def unreadable_reply(line: bytes, error: ScenarioError) -> str:
+    """Why a reply line could not be read: nested deeper than the protocol allows, or not JSON at all."""
+    if error.problem.startswith("nested more than"):
+        return (f"printed a reply nested more than {COMMAND_DEPTH} levels deep (at {error.path}): the protocol allows "
+                f"an outcome {COMMAND_DEPTH - 1} levels, one level down in its reply (PROTOCOL.md, Sizes and limits)")
+    return f"printed a line that is not JSON: {line[:80]!r}"
+
+
 class ImplementationProcess:
     """An implementation behind the protocol: started once, restarted whenever it breaks."""
 
     def __init__(self, argv: Iterable[str], timeout: float = 10.0, window: int = 64,
-                 on_duplicate: Callable[[dict, Errored], None] | None = None):
+                 on_duplicate: Callable[[dict, Errored], None] | None = None, environment: dict[str, str] | None = None):
         self.argv = tuple(argv)
+        self.environment = environment  # None: verify's own
         self.timeout = timeout
         self.window = window
         self.on_duplicate = on_duplicate or self._note_duplicate
@@ -60,7 +69,7 @@ class ImplementationProcess:
         self.answered: OrderedDict[int, bytes] = OrderedDict()  # the run lines of the latest runs this process answered, by seq
 
     def start(self) -> Started:
-        channel = Channel(self.argv)
+        channel = Channel(self.argv, self.environment)
         channel.send(orjson.dumps(Start().serializable()) + b"\n")
         try:
             line = channel.lines(self.timeout)[0]
@@ -114,9 +123,10 @@ class ImplementationProcess:
         A reply whose seq is in flight but whose body breaks the schema is its run's error.
         """
         try:
-            message = parse_json(line, repeats=None, limit=None)  # integers exact, repeated keys kept
-        except ScenarioError:
-            raise Broken(f"printed a line that is not JSON: {line[:80]!r}") from None
+            # Integers exact, repeated keys kept; a reply holds its outcome one level down, as a run holds its scenario.
+            message = parse_json(line, repeats=None, limit=None, depth=COMMAND_DEPTH)
+        except ScenarioError as error:
+            raise Broken(unreadable_reply(line, error)) from None
         seq = message.get("seq") if isinstance(message, dict) else None
         if type(seq) is int and seq not in inflight and seq in self.answered:
             detail = {"fault": "duplicate", "reply": line[:2000].decode("utf-8", "replace")}

@@ -55,7 +55,19 @@ def check(name: str, message: object) -> None:
         return
     error = next(validator.iter_errors(message))
     where = join_path(error.instance_path)
-    raise ProtocolError(f"{name} message: {where}: {error.message}")
+    raise ProtocolError(f"{name} message: {where}: {_problem(error)}")
+
+
+#: The most characters of a schema error's own words kept: they quote the value, which may be megabytes long.
+PROBLEM_CHARACTERS = 300
+
+
+def _problem(error) -> str:
+    """What is wrong, bounded: a text over its length is counted, never quoted; any other quote is cut."""
+    if type(error.kind).__name__ == "MaxLength" and isinstance(error.instance, str):
+        return f"{len(error.instance)} characters, more than the {error.kind.limit} allowed"
+    text = error.message
+    return text if len(text) <= PROBLEM_CHARACTERS else text[:PROBLEM_CHARACTERS - 1] + "…"
 
 
 class Message(abc.ABC):

@@ -83,6 +83,10 @@ class Verdict:
         return document
 
 
+#: Why an implementation's verdicts end without its tally: verify was stopped (a signal, a full disk) before it finished.
+CUT_SHORT = "the campaign was cut short before this implementation finished"
+
+
 @define
 class Tally:
     """One implementation's run, filled in as it goes: who it is, its verdicts, and what the driver had to do.
@@ -103,7 +107,8 @@ class Tally:
     restarts: int = 0
     reordered: int = 0
     notes: list[str] = field(factory=list)
-    lost: str | None = None  # why the implementation could not be driven to the end
+    outlived: list[int] = field(factory=list)  # processes it started that left its group and outlived verify (harness/environment.py)
+    lost: str | None = None  # why the implementation could not be driven to the end (CUT_SHORT: verify itself was stopped)
     unavailable: str | None = None  # why it could not be run on this machine at all (its interpreter is missing)
     expected: str = "conformant"  # or "must be caught": see harness/expectations.py
     asked: Counter = field(factory=Counter)  # kind -> scenarios sent (each once: retries, confirmations and reductions are not counted)

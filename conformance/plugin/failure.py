@@ -15,6 +15,7 @@ from pathlib import Path
 from attrs import evolve
 
 from ..harness.documents import dumps_pretty
+from ..reports.escape import visible
 from ..reports.failure import failure_lines
 from .options import PluginSettings
 from .search import Found
@@ -60,14 +61,17 @@ def scenario_lines(scenario: dict, heading: str) -> list[str]:
 
 
 def failure_text(found: Found, settings: PluginSettings, saved: Path | None, directory: Path, width: int, heading: str) -> str:
-    """The whole text of one failure: what differs, field by field with its rules, the scenario, and how to run it again."""
+    """The whole text of one failure: what differs, field by field with its rules, the scenario, and how to run it again.
+
+    What the gateway wrote is shown with its control and bidirectional characters as escapes (``reports/escape.py``).
+    """
     command = replay_command(settings, saved, directory) if saved is not None else None
     if found.raised is not None:
         error = found.raised.error
         lines = [f"{settings.target} raised {type(error).__name__}: {error}", *scenario_lines(found.scenario, heading)]
         if command:
             lines.append(f"  replay:  {command}")
-        return "\n".join(lines)
+        return visible("\n".join(lines))
     verdict = found.verdict
     if verdict.disagreement is not None:
         shown = shown_path(saved, directory) if saved is not None else None
@@ -76,4 +80,4 @@ def failure_text(found: Found, settings: PluginSettings, saved: Path | None, dir
     if verdict.disagreement is None and command:
         lines.append(f"  replay:  {command}")
     at = next((n for n, line in enumerate(lines) if line.startswith("  replay:")), len(lines))
-    return "\n".join(lines[:at] + scenario_lines(found.scenario, heading) + lines[at:])
+    return visible("\n".join(lines[:at] + scenario_lines(found.scenario, heading) + lines[at:]))

@@ -2,7 +2,8 @@
 
 Every format keeps every character a reader needs: a character a format
 cannot hold (a control character, which XML 1.0 forbids and a terminal or a
-Markdown renderer may act on) is shown as a ``\\u`` escape of its four hex digits (``\\u001b`` for ESC) instead of
+Markdown renderer may act on, or a bidirectional control, which reorders
+what is shown) is shown as a ``\\u`` escape of its four hex digits (``\\u001b`` for ESC) instead of
 being dropped.
 """
 
@@ -11,8 +12,11 @@ from __future__ import annotations
 import html
 import re
 
-#: C0 controls but tab and newline, DEL, C1 controls, lone surrogates and the two non-characters XML 1.0 excludes.
-UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+#: Unicode's bidirectional controls (marks, embeddings, overrides, isolates): raw, they reorder what a reader sees,
+#: so a name or a message could show text in an order other than the one written (a "Trojan source").
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+#: C0 controls but tab and newline, DEL, C1 controls, the bidirectional controls, lone surrogates and the two non-characters XML 1.0 excludes.
+UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}\ud800-\udfff\ufffe\uffff]")
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]|~#])")
 _BACKTICKS = re.compile(r"`+")
 

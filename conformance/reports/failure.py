@@ -1,7 +1,9 @@
 """One disagreement as a person reads it on a terminal: every differing field in full, its rules, the model's reasoning, the commands.
 
 The reader should not need to open a file to see what differs: each leaf is
-shown under its JSON path with both values whole (wrapped, never cut), a
+shown under its JSON path with both values, whole up to 2,000 characters
+(a longer one is cut before it is written or wrapped, so a 30 MB reply
+prints as fast as a short one; results.jsonl holds it whole), a
 missing field said to be absent, and the explanation the model gives for the
 step that differs, so the rule that decides the answer is on screen.
 """
@@ -12,7 +14,8 @@ import textwrap
 
 from gateproof.model.scenario import ScenarioError, read_scenario
 
-from ..harness.difference import Leaf, differences, echo_text, echoes, parting, step_of, value_text
+from ..harness.difference import WHOLE, Leaf, differences, echo_text, echoes, parting, step_of, value_text
+from ..harness.preview import shortened
 from ..harness.protocol import scenario_rules
 from ..harness.results import Verdict
 from ..harness.severity import REFUSAL, SECURITY, classify
@@ -61,9 +64,10 @@ def wrapped(label: str, text: str, width: int, indent: str) -> list[str]:
 def leaf_lines(leaf: Leaf, width: int, cause: Leaf | None = None) -> list[str]:
     """A differing field: its path and rules, then both values whole, or, when ``cause``'s change is all of its own, that in one line."""
     rules = f"  [{', '.join(leaf.rules)}]" if leaf.rules else ""
+    path = shortened(leaf.path, WHOLE)  # a key may be as long as a document
     if cause is not None:
-        return [f"    {leaf.path}{rules}", *textwrap.wrap(echo_text(leaf, cause), width, initial_indent="      ", subsequent_indent="          ")]
-    lines = [f"    {leaf.path}{rules}", *wrapped("expected", value_text(leaf.expected), width, "      "),
+        return [f"    {path}{rules}", *textwrap.wrap(echo_text(leaf, cause), width, initial_indent="      ", subsequent_indent="          ")]
+    lines = [f"    {path}{rules}", *wrapped("expected", value_text(leaf.expected), width, "      "),
              *wrapped("actual  ", value_text(leaf.actual), width, "      ")]
     where = parting(leaf.expected, leaf.actual)
     return lines + (textwrap.wrap(where, width, initial_indent="      ", subsequent_indent="          ") if where else [])
@@ -129,7 +133,7 @@ def heading_lines(verdict: Verdict, width: int) -> list[str]:
     """What was run: the implementation, the verdict, the scenario with its family and rule version, and what a corpus case sets out to show."""
     where, description = scenario_context(verdict)
     lines = [f"{verdict.implementation} {verdict.status}: {verdict.scenario_id}  ({where})"]
-    return lines + (wrapped("case", description, width, "  ") if description else [])
+    return lines + (wrapped("case", shortened(description, WHOLE), width, "  ") if description else [])
 
 
 def failure_lines(verdict: Verdict, width: int = 100, explained: bool = True) -> list[str]:
@@ -137,7 +141,7 @@ def failure_lines(verdict: Verdict, width: int = 100, explained: bool = True) ->
     d = verdict.disagreement
     lines = [*heading_lines(verdict, width), f"  {rules_line(verdict)}"]
     if d is None:
-        lines += wrapped("message", verdict.message, width, "  ")
+        lines += wrapped("message", shortened(verdict.message, WHOLE), width, "  ")
         return lines
     leaves = differences(d.expected, d.actual)
     steps = sorted({step_of(leaf) for leaf in leaves if step_of(leaf) is not None})

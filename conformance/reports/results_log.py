@@ -39,8 +39,10 @@ from ..harness.documents import dumps, parse_json
 from ..harness.inputs import MOST_RECORD_BYTES, numbered_lines
 from ..harness.paths import WriteFailed, create_no_follow, make_folder
 from ..harness.protocol import Started
-from ..harness.results import Disagreement, Tally, Verdict
+from ..harness.expectations import CAUGHT, CONFORMANT
+from ..harness.results import CUT_SHORT, Disagreement, Tally, Verdict
 from ..harness.severity import SEVERITIES
+from ..implementations import is_mutant
 
 FORMAT_VERSION = 1
 
@@ -160,6 +162,12 @@ class StoredVerdicts:
                     yield kept
 
 
+def expectation(campaign: dict, name: str) -> str:
+    """What the implementation ``name`` was expected to do, read from how the campaign record says verify was told to drive it."""
+    namings = campaign.get("settings", {}).get("implementations") or ()
+    return CAUGHT if is_mutant(name) and ["--builtin", name] in namings else CONFORMANT
+
+
 def _info_of(info: dict | None) -> Started | None:
     if info is None:
         return None
@@ -262,5 +270,5 @@ def read_results(path: Path) -> tuple[dict, list[Tally], dict | None]:
             raise ResultsError(f"line {cut}: not a JSON record: not a results.jsonl written by gateproof verify")
         raise ResultsError("no campaign record: not a results.jsonl written by gateproof verify")
     for name, verdicts in pending.items():
-        tallies.append(Tally(name, verdicts=verdicts, lost="the campaign was cut short before this implementation finished"))
+        tallies.append(Tally(name, verdicts=verdicts, lost=CUT_SHORT, expected=expectation(campaign, name)))
     return campaign, tallies, end

@@ -24,7 +24,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..harness.difference import differences
+from ..harness.difference import WHOLE, differences
+from ..harness.environment import survivors_note
+from ..harness.preview import shortened
 from ..harness.expectations import CAUGHT, CONFORMANT, scenario_size, smallest_counterexample
 from ..harness.results import MOST_ERRORS_KEPT, Tally, Verdict
 from ..harness.severity import REFUSAL, SECURITY, SEVERITIES, severity_rank
@@ -37,7 +39,7 @@ MUTANTS_LISTED = 5  # up to this many caught mutants get a row of their own
 STDERR_LINES = 5
 REPLY_SHOWN = 300  # characters of a reply that broke the protocol; results.jsonl keeps more
 STYLE = {"conformant": "green", "caught": "cyan", "NOT CONFORMANT": "bold red", "MISSED": "bold red", "unavailable": "yellow",
-         "NOTHING DECIDED": "bold red"}
+         "NOTHING DECIDED": "bold red", "INCOMPLETE": "yellow"}
 COUNTED = ("passed", "failed", "known", "nondeterministic", "skipped", "errored")
 
 
@@ -76,12 +78,12 @@ def errored_lines(tally: Tally, limit: int = 6) -> list[str]:
     lines = [f"{tally.name}: {total} errored run{'s' * (total != 1)}, for {reasons}:" if kept == total
              else f"{tally.name}: {total} errored runs; the {kept} kept in results.jsonl are for {reasons}:"]
     for reason, (count, first) in list(by_reason.items())[:limit]:
-        lines.append(f"  {reason}")
+        lines.append(f"  {shortened(reason, WHOLE)}")
         lines.append(f"    {count} recorded, for example {first.scenario_id} ({first.family})")
         # The context is the implementation's as much as verify's: any JSON value may stand where a text or a list of lines is written.
         told = first.context.get("stderr")
         stderr = [text for text in map(str, told if isinstance(told, list) else ()) if text.strip()][-STDERR_LINES:]
-        lines += [f"    stderr: {line}" for line in stderr]
+        lines += [f"    stderr: {shortened(line, WHOLE)}" for line in stderr]
         if "reply" in first.context:
             reply = first.context["reply"] if isinstance(first.context["reply"], str) else json.dumps(first.context["reply"])
             more = f" ... ({len(reply) - REPLY_SHOWN} characters more in results.jsonl)" if len(reply) > REPLY_SHOWN else ""
@@ -221,5 +223,7 @@ def print_table(tallies: list[Tally], out: Console, every_row: bool = False) -> 
     """The summary table, and under it the failed scenarios of each implementation expected to conform by class, in red when any is security."""
     out.print(summary_table(tallies, every_row=every_row))
     for tally in tallies:
+        if tally.outlived:
+            out.print(Text(visible(f"{tally.name}: {survivors_note(tally.outlived)}"), style="bold red"))
         if tally.expected != CAUGHT and tally.counts()["failed"]:
             out.print(Text(visible(f"{tally.name}: {severity_text(tally)}"), style="bold red" if tally.severities()[SECURITY] else ""))

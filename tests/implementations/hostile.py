@@ -1,7 +1,8 @@
 """Puts hostile text everywhere a report shows an implementation's words: its name, replies, messages, context and stderr.
 
 Markup for HTML (``<script>``, ``onerror=``), Markdown (a code fence, table
-pipes), console markup (``[bold]``) and control characters, in the name it
+pipes), console markup (``[bold]``), bidirectional controls (a right-to-left
+override) and control characters, in the name it
 answers start with, in a wrong outcome's field, in errored and skipped
 messages, in an errored run's context, on stderr, and once as garbage on
 stdout. Which scenario gets which is fixed by its id, so every run is alike.
@@ -13,7 +14,7 @@ import zlib
 import fake
 from fake import right, serve
 
-HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(2)> | a | b | ``` fence ``` ~~~ [bold]loud[/bold] [/path] \x07\x1b[31m\x00\x0b"
+HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(2)> | a | b | ``` fence ``` ~~~ [bold]loud[/bold] [/path] \u202egnp.exe\u2066\u2069\u200f\u061c \x07\x1b[31m\x00\x0b"
 NAME = f"hostile {HOSTILE}"
 #: A message of several lines, one of them a bare fence that would close a code block of three backticks.
 ERRORED = f"errored {HOSTILE}\n```\n<script>alert(3)</script>\n</details>"
