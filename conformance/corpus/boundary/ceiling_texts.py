@@ -78,6 +78,16 @@ def classed(data_class: str) -> tuple[dict, list[dict]]:
     return world(snippets=[snippet(1, data_class)]), [send(forced_snippets=[1])]
 
 
+def named(fields: dict, kind: str = "skill") -> tuple[dict, list[dict]]:
+    """One forced secretAdjacent skill or snippet with ``fields``: the refusal names it."""
+    record = skill(1, "secretAdjacent", **fields) if kind == "skill" else snippet(1, "secretAdjacent", **fields)
+    return world(**{f"{kind}s": [record]}), [send(**{f"forced_{kind}s": [1]})]
+
+
+def zoned(zone: str) -> tuple[dict, list[dict]]:
+    return world(zone=zone, configuration={"system_prompt": "x", "system_prompt_class": "sourceCode"}), [send()]
+
+
 def ceiling_cases() -> list[dict]:
     return [
         *pair(case, "ceiling", "C144.4",
@@ -126,6 +136,16 @@ def ceiling_cases() -> list[dict]:
               side("the stored class is secretAdjacent exactly: refused.", *classed("secretAdjacent")),
               side(f"the stored class \"{LONG_S}ecretAdjacent\" is no class: undeclared.", *classed(f"{LONG_S}ecretAdjacent")),
               "non-ascii-case", spaced=side("the stored class \" secretAdjacent \" is no class: undeclared.", *classed(" secretAdjacent "))),
+        *pair(case, "ceiling", "C144.8",
+              side("a skill is named by its name as stored: \" k1 \", spaces and all.", *named({"name": " k1 "})),
+              side("a skill named \"k1\" is named so.", *named({"name": "k1"})),
+              "name-as-stored", display_name=side("a snippet without an identifier is named by its display name as stored: "
+                                                  "\" bee \", spaces and all.", *named({"identifier": "", "name": " bee "}, "snippet"))),
+        *pair(case, "ceiling", "C094.7",
+              side("the stored zone local is local: the sourceCode prompt is permitted.", *zoned("local")),
+              side("the stored zone \" local\" is no zone, so it reads as externalGlobal: refused.", *zoned(" local")),
+              "zone-as-stored", trailing=side("the stored zone \"local \" reads as externalGlobal.", *zoned("local ")),
+              other_case=side("the stored zone \"LOCAL\" is no zone either: externalGlobal.", *zoned("LOCAL"))),
     ]
 
 

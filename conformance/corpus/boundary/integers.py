@@ -7,7 +7,7 @@ a queued payload's (C175.4), a suspended state's (C165.2), and the user uid
 of a send and of a run row (C144.15). Each pair holds the largest value that
 still fits (2**63 - 1) on its applies side and, on its near misses, 2**63
 and 2**64 + 4096 (which wraps to 4096 modulo 2**64) and their negatives
--(2**63) - 1 and -(2**64) + 4096: a reading that drops, wraps, saturates or
+-(2**63) - 2048 and -(2**64) + 4096: a reading that drops, wraps, saturates or
 rounds what the rule keeps or casts otherwise names another record or
 records another number. A snippet and a skill of uid 4096, secretAdjacent,
 make a wrap decisive. Under ``nr-llm`` the code's own readings apply
@@ -21,7 +21,8 @@ from ..cases import case, send, skill, snippet, world
 
 INT_MAX = 2**63 - 1
 PAST_64 = (2**63, 2**64 + 4096)
-BELOW_64 = (-(2**63) - 1, -(2**64) + 4096)
+BELOW_64 = (-(2**63) - 2048, -(2**64) + 4096)  # the nearest below -(2**63) a double holds, so PHP echoes it exactly
+FLOATS_PAST_64 = (1.8446744073709556e19, -1.8446744073709556e19)  # 2**64 + 4096 and its negative, as doubles hold them
 WRAPPED = world(snippets=[snippet(4096, "secretAdjacent")], skills=[skill(4096, "secretAdjacent")])
 
 
@@ -65,14 +66,21 @@ def ceiling_cases(version: str | None = None) -> list[dict]:
         side(f"the user {INT_MAX} is an integer: the refusals of the send and the run record it as written.", *refused_by(INT_MAX)),
         side("the user 2**64 + 4096 is an integer past 64 bits: recorded as written, never wrapped or saturated.", *refused_by(PAST_64[1])),
         "past-64-bits", negative=side("the user -(2**64) + 4096 is an integer below 64 bits: recorded as written.", *refused_by(BELOW_64[1])))
+    # Under nr-llm a string saturates onto no record, as 2**63 - 1 does: the pair's strings stand on the applies side there.
+    strings = {} if version == "nr-llm" else {"strings": side(
+        "the same four written as integer strings: each is cast as C164.6 casts a numeric string, saturated at PHP's bounds.",
+        *requested([str(n) for n in (*PAST_64, *BELOW_64)]))}
     return [
         *pair(build, family, "C164.6",
               side(f"a request's uid {INT_MAX} is the largest integer PHP holds: kept as it is, it names no record.", *requested([INT_MAX])),
               side("the uids 2**63 and 2**64 + 4096 are past PHP's range, written as JSON integers: each is cast as C164.6 casts "
                    "it (saturated at 2**63 - 1, or under nr-llm wrapped as json_decode's float), never dropped for its size.",
                    *requested(list(PAST_64))),
-              "past-64-bits", negative=side("the uids -(2**63) - 1 and -(2**64) + 4096 are below PHP's range: each is cast as "
-                                           "C164.6 casts it, and kept only when that is above 0.", *requested(list(BELOW_64)))),
+              "past-64-bits", negative=side("the uids -(2**63) - 2048 and -(2**64) + 4096 are below PHP's range: each is cast as "
+                                           "C164.6 casts it, and kept only when that is above 0.", *requested(list(BELOW_64))),
+              **strings,
+              floats=side("2**63, 2**64 + 4096 and its negative written as JSON floats: saturated (under nr-llm wrapped modulo "
+                          "2**64, onto 4096), never dropped for their size.", *requested([float(2**63), *FLOATS_PAST_64]))),
         *users,
     ]
 
@@ -86,13 +94,13 @@ def lifecycle_cases(version: str | None = None) -> list[dict]:
                    *queued([INT_MAX])),
               side("the queued uids 2**63 and 2**64 + 4096 are JSON integers past 64 bits: kept at their size (under nr-llm "
                    "the floats json_decode makes, dropped), never wrapped onto the record 4096.", *queued(list(PAST_64))),
-              "past-64-bits", negative=side("the queued uids -(2**63) - 1 and -(2**64) + 4096 are below 0: dropped, never wrapped.",
+              "past-64-bits", negative=side("the queued uids -(2**63) - 2048 and -(2**64) + 4096 are below 0: dropped, never wrapped.",
                                            *queued(list(BELOW_64)))),
         *pair(build, family, "C165.2",
               side(f"a suspended state's uids {INT_MAX} and 4096 are kept: the first names no record, the second the secret "
                    "snippet and skill.", *resumed([INT_MAX, 4096])),
               side("the stored uids 2**63 and 2**64 + 4096, as integers and as digit strings, are kept at their size and name no "
                    "record, never wrapped onto the record 4096.", *resumed([*PAST_64, *map(str, PAST_64)])),
-              "past-64-bits", negative=side("the stored uids -(2**63) - 1 and -(2**64) + 4096 are below 0: dropped, never wrapped.",
+              "past-64-bits", negative=side("the stored uids -(2**63) - 2048 and -(2**64) + 4096 are below 0: dropped, never wrapped.",
                                            *resumed([*BELOW_64, *map(str, BELOW_64)]))),
     ]

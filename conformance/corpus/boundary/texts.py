@@ -52,14 +52,15 @@ def first_case(**fields):
 
 def texts_called(rule: str, aspect: str, what: str, steps, near_case: list[str], version: str = "lab-001", **world) -> list[dict]:
     """A text a call carries, ``steps(texts)`` the calls with each of ``texts`` where the lab writes ``what``: as written,
-    spaced, and as ``near_case`` writes it."""
+    spaced, as ``near_case`` writes it, and with its A-Z letters in the other case."""
     found = "compared as written, it names nothing the catalogue or the world holds, so each call is refused"
     return pair(case, "gw", rule,
                 side(f"{what} is written as the world holds it, so the call is judged on it.", steps([what]), version, **world),
                 side(f"{what} carries a space after it, then before it: {found}.", steps(spaced(what)), version, **world),
                 aspect, non_ascii_case=side(
                     f"{what} is written {' and '.join(map(repr, near_case))}, equal to a held name under Unicode's lower, upper or "
-                    f"folded case, not over A-Z: {found}.", steps(near_case), version, **world))
+                    f"folded case, not over A-Z: {found}.", steps(near_case), version, **world),
+                other_case=side(f"{what} is written {what.swapcase()}: {found}.", steps([what.swapcase()]), version, **world))
 
 
 def text_stored(rule: str, aspect: str, what: str, steps: list[dict], worlds: dict, version: str = "lab-001") -> list[dict]:
@@ -107,7 +108,9 @@ def called_cases() -> list[dict]:
               "key-as-written", non_ascii_case=side(
                   f"after an export under k-1 and one under ss-1, the keys {KELVIN}-1 and {SHARP_S}-1 are others, compared as "
                   "written: each exports again.",
-                  [call(idempotency_key=key) for key in ("k-1", f"{KELVIN}-1", "ss-1", f"{SHARP_S}-1")], NEXT)),
+                  [call(idempotency_key=key) for key in ("k-1", f"{KELVIN}-1", "ss-1", f"{SHARP_S}-1")], NEXT),
+              other_case=side("after an export under k-1, the key K-1 is another: it exports again.",
+                              [call(idempotency_key=key) for key in ("k-1", "K-1")], NEXT)),
         *pair(case, "gw", "G002.2",
               side("an export under k-1 after an export of another destination under it is a conflict: an export reads its key.",
                    [call(idempotency_key="k-1"), call(arguments=ATTACK, idempotency_key="k-1")], NEXT),
