@@ -43,6 +43,8 @@ class Rules:
     suspended_object_values: bool = False
     #: C175.4: a queued integer beyond PHP's integer range is a float after json_decode, which the queue's reading drops unrecorded.
     queued_numbers_decoded: bool = False
+    #: C175.5: a dequeue whose run row names a negative user fails the run (the code's tool options refuse the user).
+    negative_user_fails_dequeue: bool = False
 
 
 PRE_164 = Rules(
@@ -85,6 +87,8 @@ NR_LLM = evolve(
     suspended_object_values=True,
     # AgentRunRequestCodec decodes the payload with json_decode: an integer past 2**63 - 1 is a float, not an int.
     queued_numbers_decoded=True,
+    # AgentRunRequestCodec::rehydrate builds the payload's ToolOptions with the row's user, which refuses one below 0.
+    negative_user_fails_dequeue=True,
 )
 
 LATEST = ADR_179

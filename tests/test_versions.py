@@ -32,7 +32,7 @@ def test_each_version_changes_only_the_switches_its_adr_changed(older, newer):
 def test_the_nr_llm_profile_departs_from_179_exactly_where_the_code_does():
     assert changed("adr-179", "nr-llm") == {
         "playground_records_dropped", "attached_skills_once", "request_numbers_wrap", "audits_caller_user", "suspended_object_values",
-        "queued_numbers_decoded",
+        "queued_numbers_decoded", "negative_user_fails_dequeue",
     }
 
 
@@ -40,7 +40,7 @@ def test_the_nr_llm_profile_departs_from_179_exactly_where_the_code_does():
 def test_no_adr_version_takes_a_departure_of_the_code(version):
     rules = VERSIONS[version]
     assert rules.audits_caller_user and not (rules.attached_skills_once or rules.request_numbers_wrap or rules.suspended_object_values
-                                             or rules.queued_numbers_decoded)
+                                             or rules.queued_numbers_decoded or rules.negative_user_fails_dequeue)
 
 
 def test_the_latest_adr_is_the_default_and_every_version_is_named_by_itself():

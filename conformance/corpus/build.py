@@ -145,7 +145,7 @@ def lifecycle_cases() -> list[dict]:
                       world(), waited_for_input))
     boundary = boundary_lifecycle.cases() + ceiling_texts.lifecycle_cases()
     integers = boundary_integers.lifecycle_cases() + boundary_integers.lifecycle_cases("nr-llm")
-    return cases + readings.lifecycle_cases() + changes.lifecycle_cases() + boundary + integers + stated.lifecycle_cases()
+    return cases + readings.lifecycle_cases() + changes.lifecycle_cases() + boundary + integers + stated.lifecycle_cases() + stated.profile_cases()
 
 
 FAMILIES = {

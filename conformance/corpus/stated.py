@@ -5,11 +5,13 @@ own: which number forms a queued payload and a suspended state keep (C175.4,
 C165.2, beside S001.1's integral floats, which are the schema's integer
 fields), what counts as an integer user uid (C144.15), and that a forced
 source is left out by a name an earlier forced source already listed
-(C164.3).
+(C164.3); and, under ``nr-llm``, a queued run whose row names a negative user
+failing on its dequeue (C175.5).
 """
 
 from __future__ import annotations
 
+from .boundary.pairs import pair, side
 from .cases import case, send, snippet, world
 
 NUMBER_FORMS = [7.0, " 8", "+9", "009"]
@@ -40,3 +42,23 @@ def lifecycle_cases() -> list[dict]:
              [{"op": "queue", "run": "r", "configuration": "c", "forced_snippets": NUMBER_FORMS}, {"op": "dequeue", "run": "r"},
               {"op": "suspend", "run": "r", "state": state}, {"op": "resume", "run": "r"}]),
     ]
+
+
+def queued_by(user: object) -> tuple[dict, list[dict]]:
+    """A run of ``user`` queued forcing a secretAdjacent snippet, then dequeued."""
+    return world(snippets=[snippet(1, "secretAdjacent")]), [{"op": "queue", "run": "r", "configuration": "c", "forced_snippets": [1], "be_user": user},
+                                                            {"op": "dequeue", "run": "r"}]
+
+
+def nr_llm_case(case_id: str, description: str, rules: list[str], document: dict, steps: list[dict]) -> dict:
+    return case(case_id, description, rules, document, steps, "nr-llm")
+
+
+def profile_cases() -> list[dict]:
+    """C175.5 under nr-llm: the code rebuilds the payload's tool options with the row's user, which refuse one below 0."""
+    return pair(nr_llm_case, "lifecycle.nr-llm", "C175.5",
+                side("the row names the user -5: the payload's tool options refuse a user below 0, so the dequeue fails the run "
+                     "before anything is composed.", *queued_by(-5)),
+                side("the row names the user 0: the run is composed and its send refused.", *queued_by(0)),
+                "negative-user", past_64_bits=side("the row names -(2**64) + 4096, beyond PHP's integers: the row holds no "
+                                                   "user there, and the run is composed.", *queued_by(-(2**64) + 4096)))

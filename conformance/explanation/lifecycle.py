@@ -8,7 +8,7 @@ Each function returns the step's heading and the rules it applied.
 from __future__ import annotations
 
 from gateproof.model.enforcement import MISSING
-from gateproof.model.lifecycle import ENDED, ForcedSet, is_dry_run, takes_configuration_only_path
+from gateproof.model.lifecycle import ENDED, ForcedSet, fails_on_dequeue, is_dry_run, takes_configuration_only_path
 from gateproof.model.scenario.read_story import Delete, Dequeue, Queue, Resume, SetEnforcement, Suspend, Update
 from gateproof.model.scenario.run import send_result
 from gateproof.model.scenario.story import Story, story_step, trace_dequeue, trace_resume
@@ -73,6 +73,9 @@ def _dequeue(story: Story, step: Dequeue, rules: Rules) -> Explained:
     head = f'dequeue run "{step.run}": its composition  [C175.5]'
     if trace is None:
         return head, [_gone(run)]
+    if fails_on_dequeue(run, rules):
+        return head, [Applied("failed", f"rules {rules.name}: the run row's user {run.be_user} is below 0, which the payload's tool "
+                                        "options refuse: the run fails before anything is composed", ("C175.5",), result="failed")]
     applied = [forced_applied(trace.forced, "the payload's uids read as positive integers only, through the composition lookups", ("C175.4", "C175.2"))]
     if rules.records_dropped:
         applied += dropped_applied(trace) or [Applied("dropped", "every requested source arrived: nothing to record", ("C179.1",), result=[])]
