@@ -32,7 +32,7 @@ FAMILY = (
     "request-string-no-saturate", "saturate-boundary", "queued-past-64-wraps", "suspended-past-64-wraps", "be-user-saturated",
     "case-id-trimmed", "destination-trimmed", "tenant-trimmed", "assignee-trimmed", "role-trimmed", "approval-user-trimmed",
     "approval-tool-upper", "role-upper", "switch-upper", "model-relation-unicode-fold", "skill-name-trimmed",
-    "snippet-fallback-name-trimmed", "zone-trimmed", "tool-casefold",
+    "snippet-fallback-name-trimmed", "zone-trimmed", "tool-casefold", "audit-case-id-number-stringified",
 )
 SEEDS = (0, 1, 2)
 #: The most scenarios of one target a default campaign draws (its examples shared among every version of both kinds).

@@ -4,7 +4,8 @@ The schema bounds every stored uid, sorting, run uid and clock to 32 bits,
 so the integers that may run past 64 bits are the raw values a path reads by
 its own rule: a playground request's and a readout's forced uids (C164.6),
 a queued payload's (C175.4), a suspended state's (C165.2), and the user uid
-of a send and of a run row (C144.15). Each pair holds the largest value that
+of a send and of a run row (C144.15); and in the gateway, an argument's value,
+which is no identifier at any size but may be read as one (G001.15). Each pair holds the largest value that
 still fits (2**63 - 1) on its applies side and, on its near misses, 2**63
 and 2**64 + 4096 (which wraps to 4096 modulo 2**64) and their negatives
 -(2**63) - 2048 and -(2**64) + 4096: a reading that drops, wraps, saturates or
@@ -17,6 +18,7 @@ make a wrap decisive. Under ``nr-llm`` the code's own readings apply
 from __future__ import annotations
 
 from .pairs import pair, side
+from .. import lab_world
 from ..cases import case, send, skill, snippet, world
 
 INT_MAX = 2**63 - 1
@@ -104,3 +106,25 @@ def lifecycle_cases(version: str | None = None) -> list[dict]:
               "past-64-bits", negative=side("the stored uids -(2**63) - 2048 and -(2**64) + 4096 are below 0: dropped, never wrapped.",
                                            *resumed([*BELOW_64, *map(str, BELOW_64)]))),
     ]
+
+
+def read_of(case_id: object, stored: str) -> tuple[list[dict], dict]:
+    """A read of ``case_id`` by ana, in the lab with a case of her tenant stored under ``stored``."""
+    cases = [*lab_world.LAB_WORLD["cases"], {"id": stored, "tenant": "acme", "assignees": ["ana"]}]
+    return [lab_world.call("read_case", {"case_id": case_id})], {"cases": cases}
+
+
+def gateway_cases() -> list[dict]:
+    """G001.15: an integer argument past 64 bits is no identifier, and names no record, not even one stored under its digits."""
+    def build(case_id: str, description: str, rules: list[str], steps: list[dict], parts: dict) -> dict:
+        return lab_world.case(case_id, description, rules, steps, **parts)
+
+    digits, below = str(PAST_64[1]), str(BELOW_64[0])
+    return pair(build, "gw", "G001.15",
+                side(f"the case id is the string {digits}, a stored case's id: the read is allowed and its audit names it.",
+                     *read_of(digits, digits)),
+                side("the case id is the integer 2**64 + 4096: no identifier, so the read is malformed_input, and its audit names "
+                     "no case, though one is stored under its digits.", *read_of(PAST_64[1], digits)),
+                "integer-past-64-bits", negative=side("the case id is the integer -(2**63) - 2048: malformed_input, and the "
+                                                      "audit names no case, though one is stored under its digits.",
+                                                      *read_of(BELOW_64[0], below)))
