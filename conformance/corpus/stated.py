@@ -44,10 +44,11 @@ def lifecycle_cases() -> list[dict]:
     ]
 
 
-def queued_by(user: object) -> tuple[dict, list[dict]]:
-    """A run of ``user`` queued forcing a secretAdjacent snippet, then dequeued."""
-    return world(snippets=[snippet(1, "secretAdjacent")]), [{"op": "queue", "run": "r", "configuration": "c", "forced_snippets": [1], "be_user": user},
-                                                            {"op": "dequeue", "run": "r"}]
+def queued_by(*users: object) -> tuple[dict, list[dict]]:
+    """For each user, a run of that user queued forcing a secretAdjacent snippet, then dequeued."""
+    steps = [step for n, user in enumerate(users) for step in (
+        {"op": "queue", "run": f"r{n}", "configuration": "c", "forced_snippets": [1], "be_user": user}, {"op": "dequeue", "run": f"r{n}"})]
+    return world(snippets=[snippet(1, "secretAdjacent")]), steps
 
 
 def nr_llm_case(case_id: str, description: str, rules: list[str], document: dict, steps: list[dict]) -> dict:
@@ -57,8 +58,8 @@ def nr_llm_case(case_id: str, description: str, rules: list[str], document: dict
 def profile_cases() -> list[dict]:
     """C175.5 under nr-llm: the code rebuilds the payload's tool options with the row's user, which refuse one below 0."""
     return pair(nr_llm_case, "lifecycle.nr-llm", "C175.5",
-                side("the row names the user -5: the payload's tool options refuse a user below 0, so the dequeue fails the run "
-                     "before anything is composed.", *queued_by(-5)),
+                side("the rows name the users -(2**63), the least PHP holds, and -5: the payload's tool options refuse a user "
+                     "below 0, so each dequeue fails its run before anything is composed.", *queued_by(-(2**63), -5)),
                 side("the row names the user 0: the run is composed and its send refused.", *queued_by(0)),
-                "negative-user", past_64_bits=side("the row names -(2**64) + 4096, beyond PHP's integers: the row holds no "
-                                                   "user there, and the run is composed.", *queued_by(-(2**64) + 4096)))
+                "negative-user", past_64_bits=side("the row names -(2**63) - 1, beyond PHP's integers: the row holds no user "
+                                                   "there, and the run is composed.", *queued_by(-(2**63) - 1)))
