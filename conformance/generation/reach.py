@@ -46,7 +46,7 @@ MODEL_DIR = Path(gateproof.model.__file__).resolve().parent
 UNREACHABLE: dict[str, str] = {
     "model/lattice.py:142": "permits is C094.5 on domain values for the model's callers; the gate calls zone_permits",
     "model/enforcement.py:29": "mode_label is called by the explainer and the proofs' decoder; an outcome carries enforcing, not the label",
-    "model/lifecycle.py:135": "takes_configuration_only_path is called by the explainer; the runner hands the gate the empty forced set itself",
+    "model/lifecycle.py:146": "takes_configuration_only_path is called by the explainer; the runner hands the gate the empty forced set itself",
     "model/uids.py:67": "generated integers lie within ±(2**53 - 1) (conformance/PROTOCOL.md): one beyond 64 bits comes only from a file",
     "model/scenario/read_story.py:81": "invalid: an update setting a field its record has not",
     "model/scenario/read_story.py:84": "invalid: an update setting a field to a value its schema refuses",
@@ -77,9 +77,9 @@ UNREACHABLE: dict[str, str] = {
     "model/scenario/document.py:202": "S001.5: a generated scenario nests far less than 64 levels",
     "model/scenario/document.py:206": "S001.12: a generated scenario's keys are strings",
     "model/tables.py:64": "the readers check every key a step names is in the world",
-    "model/scenario/story.py:164": "a document handed to run_scenario unread is read first; a generated scenario is read by its caller",
-    "model/scenario/story.py:108": "invalid: an update or delete of a record an earlier step removed",
-    "model/scenario/story.py:127": "invalid: a step naming a configuration an earlier step deleted",
+    "model/scenario/story.py:169": "a document handed to run_scenario unread is read first; a generated scenario is read by its caller",
+    "model/scenario/story.py:113": "invalid: an update or delete of a record an earlier step removed",
+    "model/scenario/story.py:132": "invalid: a step naming a configuration an earlier step deleted",
     "model/gateway/scenario.py:34": "invalid: two gateway records sharing an id",
     "model/gateway/scenario.py:58": "invalid: a step naming a session or record the world lacks",
 }
