@@ -52,7 +52,7 @@ class Run:
     uid: int  # the run row's uid and user, for the audit record of a refusal
     be_user: object
     state: str = QUEUED
-    ended: str | None = None  # why an ended run ended: "refused", "gone", "dry run"; None until it has
+    ended: str | None = None  # why an ended run ended: "refused", "gone", "failed", "dry run"; None until it has
     forced: ForcedSet = NO_FORCED_SET  # what the run is running with
     suspended_state: Mapping | None = None  # the stored state, raw
 
@@ -106,6 +106,17 @@ def resolve_for_composition(world: World, snippet_uids, skill_uids, rules: Rules
 def is_dry_run(raw: object) -> bool:
     """C175.5: a stored payload asks for a dry run only with a strict JSON ``true``."""
     return raw is True
+
+
+def fails_on_dequeue(run: Run, rules: Rules) -> bool:
+    """C175.5 under ``nr-llm``: a run row naming a negative user fails when it is dequeued, before anything is composed.
+
+    The code rebuilds the payload's tool options with the row's user, and the
+    options refuse a user below 0; the queue marks the run failed. Only an
+    integer within PHP's range is a user there: past it the row holds none.
+    """
+    user = run.be_user
+    return rules.negative_user_fails_dequeue and type(user) is int and -(2**63) <= user < 0
 
 
 def resolve_on_dequeue(world: World, run: Run, rules: Rules) -> ForcedSet:

@@ -52,6 +52,8 @@ class Rules:
     suspended_object_values: bool = False
     #: C175.4: a queued integer beyond PHP's integer range is a float after json_decode, which the queue's reading drops unrecorded.
     queued_numbers_decoded: bool = False
+    #: C175.5: a dequeue whose run row names a negative user fails the run (the code's tool options refuse the user).
+    negative_user_fails_dequeue: bool = False
 
 
 @frozen
@@ -204,8 +206,13 @@ _NR_LLM = _then(
         "suspended_object_values": True,
         # AgentRunRequestCodec decodes the payload with json_decode: an integer past 2**63 - 1 is a float, not an int.
         "queued_numbers_decoded": True,
+        # AgentRunRequestCodec::rehydrate builds the payload's ToolOptions with the row's user, which refuses one below 0.
+        "negative_user_fails_dequeue": True,
     },
-    consequences=(_on("send", "nr-llm appendix: the playground send records no dropped sources", "dropped"),),
+    consequences=(
+        _on("send", "nr-llm appendix: the playground send records no dropped sources", "dropped"),
+        _on("dequeue", "nr-llm appendix: a queued run whose row names a user below 0 fails at its dequeue (C175.5)"),
+    ),
     profile_of="adr-179",
 )
 

@@ -48,3 +48,20 @@ def test_a_fallback_is_shown_as_stored_as_read_and_with_the_configuration_it_fin
     assert 'fallback entries as stored: [" Hop ", 7, "gone"] -> read as ["hop", "gone"] [C094.9]' in text
     assert 'fallback "hop" -> configuration "hop", inactive (counted all the same): provider "far" -> externalGlobal' in text
     assert 'fallback "gone" -> no undeleted configuration: no provider (fail closed) -> externalGlobal' in text
+
+
+@pytest.mark.rule("C175.5")
+def test_a_dequeue_that_fails_its_run_under_nr_llm_says_why_in_the_trace_the_schema_holds():
+    import json
+    from pathlib import Path
+
+    import jsonschema_rs
+
+    from gateproof.conformance.explanation.explain import explained as explained_trace
+
+    scenario = read_scenario(document("nr-llm", world(snippets=[snippet(1)]), [queue(snippets=[1], be_user=-5), dequeue(), suspend()]))
+    trace = explained_trace(scenario).document()
+    schema = json.loads((Path(__file__).resolve().parent.parent / "conformance" / "schema" / "explain-trace.schema.json").read_text())
+    jsonschema_rs.validate(schema, trace)
+    assert [step["result"].get("ended") for step in trace["steps"]] == [None, "failed", "failed"]
+    assert "the run row's user -5 is below 0" in unwrapped(explain_scenario(scenario))

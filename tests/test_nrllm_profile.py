@@ -1,4 +1,4 @@
-"""The six places the nr-llm profile follows the code rather than the ADR text, each pinned against the ADR version it profiles.
+"""The seven places the nr-llm profile follows the code rather than the ADR text, each pinned against the ADR version it profiles.
 
 Every expected value is derived in the test from the rule it pins
 (adr/versions.md names each difference and where the code makes it).
@@ -176,7 +176,26 @@ def departure_scenarios() -> dict[str, dict]:
         "C165.2": scenario(secret, *story, rules=CODE),
         "C144.19 tie": scenario(tie_world("case-insensitive"), {"op": "classify", "configuration": "c"}, {"op": "send", "configuration": "c"}, rules=CODE),
         "C144.19 fallback": scenario(fallback_world("case-insensitive"), {"op": "send", "configuration": "c", "forced_snippets": [1]}, rules=CODE),
+        "C175.5": scenario(secret, *queued_runs_of(-5, 0, -(2**63), -(2**63) - 2048), rules=CODE),
     }
+
+
+def queued_runs_of(*users: int) -> list[dict]:
+    """For each user, a run of that user queued forcing the secret snippet 1, then dequeued."""
+    return [step for n, user in enumerate(users) for step in (
+        {"op": "queue", "run": f"r{n}", "configuration": "c", "forced_snippets": [1], "be_user": user}, {"op": "dequeue", "run": f"r{n}"})]
+
+
+@pytest.mark.rule("C175.5")
+def test_a_queued_run_of_a_negative_user_fails_in_the_code_and_is_gated_under_the_adr():
+    # The code rebuilds the payload's ToolOptions with the row's user, and they refuse one below 0: the run is failed.
+    # Past -(2**63) the row's user is a float to json_decode, no user at all, and the run is gated like any other.
+    document = scenario(world(snippets=[snippet(1, "secretAdjacent")]), *queued_runs_of(-5, 0, -(2**63), -(2**63) - 2048), rules=CODE)
+    dequeues = run_scenario(read_scenario(document))["results"][1::2]
+    assert [result.get("ended", result.get("decision")) for result in dequeues] == ["failed", "refused", "failed", "refused"]
+    assert dequeues[0] == {"op": "dequeue", "run": "r0", "ended": "failed"}
+    latest = run_scenario(read_scenario({**document, "rules": LATEST}))["results"][1::2]
+    assert [result.get("ended", result.get("decision")) for result in latest] == ["refused"] * 4
 
 
 @pytest.mark.parametrize("rule", list(departure_scenarios()))

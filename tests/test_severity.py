@@ -152,7 +152,11 @@ def test_a_disagreement_and_its_mirror_are_never_both_security(document, name):
 
 
 def test_no_disagreement_of_the_zoo_on_generated_scenarios_is_security_read_both_ways():
-    """The generators reach far more disagreements than the strategies: 200 scenarios of each kind, every mutant of it."""
+    """The generators reach far more disagreements than the strategies: 200 scenarios of each kind, every mutant of it.
+
+    A story whose outcomes part at two steps may lean one way at one and the other way at the other, and is then
+    security read either way (the test below); the mirror holds for outcomes that part at one step.
+    """
     both, counted = [], Counter()
     for kind, version in (("gateway", "lab-001"), ("gateway", "lab-001+next"), ("ceiling", "adr-179")):
         for document in itertools.islice(scenarios(kind, version, 0), 200):
@@ -161,7 +165,8 @@ def test_no_disagreement_of_the_zoo_on_generated_scenarios_is_security_read_both
                 actual = mutant_outcome(name, document, expected)
                 pair = severity(expected, actual, document), severity(actual, expected, document)
                 counted[pair] += 1
-                both += [(name, document["id"])] if pair == (SECURITY, SECURITY) else []
+                parted = sum(mine != theirs for mine, theirs in zip(expected["results"], actual["results"]))
+                both += [(name, document["id"])] if pair == (SECURITY, SECURITY) and parted == 1 else []
     assert both == []
     assert counted[SECURITY, REFUSAL] and counted[REFUSAL, SECURITY]  # both ways are reached, not only one
 

@@ -14,7 +14,7 @@ from gateproof.model.versions import ADR_SEQUENCE, DECLARATIONS, DEFAULT_VERSION
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 #: The switches in which the code departs from the ADR text (adr/versions.md, The nr-llm profile): no ADR version takes one.
-DEPARTURES = ("attached_skills_once", "request_numbers_wrap", "suspended_object_values", "queued_numbers_decoded")
+DEPARTURES = ("attached_skills_once", "request_numbers_wrap", "suspended_object_values", "queued_numbers_decoded", "negative_user_fails_dequeue")
 
 
 @pytest.mark.parametrize("version", [d.name for d in adr_versions()[1:]])

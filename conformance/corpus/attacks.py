@@ -1,7 +1,7 @@
 """The gateway attack corpus: named scenarios with stable ids, and the outcome the model gives each.
 
 The attack groups are defined here and the boundary pairs, one group of their
-own, in ``boundary/gateway.py``; ``conformance/corpus/gateway/*.json`` is
+own, in ``boundary/gateway.py`` and ``boundary/texts.py``; ``conformance/corpus/gateway/*.json`` is
 generated from them (``gateproof corpus build``) and a
 test checks the files are current. Every case names the rules it pins.
 """
@@ -14,6 +14,8 @@ from gateproof.model.scenario.document import RepeatedKeys
 
 from . import large_tables, readings
 from .boundary import gateway as boundary_gateway
+from .boundary import integers as boundary_integers
+from .boundary import texts as boundary_texts
 from .cases import with_expected
 from .lab_world import APPROVAL, ATTACK, EXPORT, INJECTED, LAB_WORLD, call, case
 
@@ -99,7 +101,8 @@ FAMILIES: dict[str, tuple[str, list[dict]]] = {
         case("gw.next.approval-drift", "The approval names another case.", ["G002.5"], [call("export_case", ATTACK)], "lab-001+next", approvals=[{**APPROVAL, "arguments": {"case_id": "CASE-2", "destination_id": "partner-drop"}}]),
         case("gw.next.approval-expired", "The approval expired before the call.", ["G002.6"], [call("export_case", ATTACK)], "lab-001+next", approvals=[APPROVAL], clock=100),
     ]),
-    "boundary": ("Every gateway rule on both sides of its boundary: the case where it decides and the nearest case where it does not.", boundary_gateway.cases()),
+    "boundary": ("Every gateway rule on both sides of its boundary: the case where it decides and the nearest case where it does not.",
+                 [*boundary_gateway.cases(), *boundary_texts.gateway_cases(), *boundary_integers.gateway_cases()]),
     "readings": ("Where careful readings part: ids and roles as stored, no normalising, names JavaScript objects inherit, the order of checks.",
                  readings.gateway_cases()),
     "large_tables": ("Tables holding more records than one node of the model's tree: records found, changed and removed far into them.",

@@ -23,12 +23,14 @@ from pathlib import Path
 
 from gateproof.model.versions import declarations, default_version, predecessor
 
+from .boundary import ceiling_texts
 from .boundary import decision as boundary_decision
+from .boundary import integers as boundary_integers
 from .boundary import lifecycle as boundary_lifecycle
 from .boundary import sources as boundary_sources
 from .boundary import zone as boundary_zone
 from . import attacks as gateway_corpus
-from . import changes, large_tables, readings
+from . import changes, large_tables, readings, stated
 from .cases import CorpusError, case, send, snippet, with_expected, world
 from .checkout import USAGE_ERROR, refuse_outside_checkout
 from .declared import derived_files
@@ -107,8 +109,12 @@ def ceiling_cases() -> list[dict]:
         *boundary_zone.cases(),
         *boundary_sources.cases(),
         *boundary_decision.cases(),
+        *ceiling_texts.ceiling_cases(),
+        *boundary_integers.ceiling_cases(),
+        *boundary_integers.ceiling_cases("nr-llm"),
         *readings.ceiling_cases(),
         *readings.lookup_cases(),
+        *stated.ceiling_cases(),
         *changes.ceiling_cases(),
         *large_tables.ceiling_cases(),
     ]
@@ -134,7 +140,9 @@ def lifecycle_cases() -> list[dict]:
     cases.append(case("lifecycle.resume.with-input-left-out", "A resume that leaves with_input out resumes without input, "
                       "whatever its suspend waited for: the run waited for typed input, and the resume's with_input is false.", ["S001.7"],
                       world(), waited_for_input))
-    return cases + readings.lifecycle_cases() + changes.lifecycle_cases() + boundary_lifecycle.cases()
+    boundary = boundary_lifecycle.cases() + ceiling_texts.lifecycle_cases()
+    integers = boundary_integers.lifecycle_cases() + boundary_integers.lifecycle_cases("nr-llm")
+    return cases + readings.lifecycle_cases() + changes.lifecycle_cases() + boundary + integers + stated.lifecycle_cases() + stated.profile_cases()
 
 
 FAMILIES = {

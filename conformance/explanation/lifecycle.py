@@ -8,7 +8,7 @@ Each function returns the step's heading and the rules it applied.
 from __future__ import annotations
 
 from gateproof.model.enforcement import MISSING
-from gateproof.model.lifecycle import DEQUEUE, ENDED, RESUME, ForcedSet, PathLookups, is_dry_run, path_lookups, takes_configuration_only_path
+from gateproof.model.lifecycle import DEQUEUE, ENDED, RESUME, ForcedSet, PathLookups, fails_on_dequeue, is_dry_run, path_lookups, takes_configuration_only_path
 from gateproof.model.scenario.read_story import Delete, Dequeue, Queue, Resume, SetEnforcement, Suspend, Update
 from gateproof.model.scenario.run import send_result
 from gateproof.model.scenario.story import Story, story_step, trace_dequeue, trace_resume
@@ -78,6 +78,9 @@ def _dequeue(story: Story, step: Dequeue, rules: Rules) -> Explained:
     head = f'dequeue run "{step.run}": its composition  [C175.5]'
     if trace is None:
         return head, [_gone(run)]
+    if fails_on_dequeue(run, rules):
+        return head, [Applied("failed", f"rules {rules.name}: the run row's user {run.be_user} is below 0, which the payload's tool "
+                                        "options refuse: the run fails before anything is composed", ("C175.5",), result="failed")]
     lookups = path_lookups(DEQUEUE, rules)
     applied = [forced_applied(trace.forced, f"the payload's uids read as positive integers only; {lookup_words(lookups)}", lookups.rules)]
     if rules.records_dropped:

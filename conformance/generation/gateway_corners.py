@@ -157,7 +157,8 @@ def replay_story(side, world: dict, steps: list[dict]) -> list[dict]:
     """Steps after a keyed export that test how long its key binds and what a replay is spared (G002.2, G002.3): another
     session's export under the key, then the first again; the first session revoked, then another's export under the key;
     the case reassigned, or the clock moved past every approval, then the first again; the first again, then under its key
-    in the other case, which is another key. The first again sometimes names its arguments in another key order, the
+    in the other case or with a space around it, each another key; a read under the key, then a read and the first again
+    under a key no export bound. The first again sometimes names its arguments in another key order, the
     same action (G002.7), or carries its own session's revocation before its write, which lands though a replay is
     answered at the key check (G002.2): a read by that session after it shows whether it did."""
     keyed = [step for step in steps if step["op"] == "call" and step["tool"] == "export_case" and "idempotency_key" in step]
@@ -184,9 +185,14 @@ def _after_the_key(side, world: dict, first: dict, again: dict, case: str | None
     """The steps of one of :func:`replay_story`'s stories, ``again`` the first keyed export made again, ``case`` the case id
     its arguments name (None when they name none as a string)."""
     others = [s["id"] for s in world["sessions"] if s["id"] != first["session"]]
-    roll = side.randrange(4)
-    if roll == 3 and isinstance(first["idempotency_key"], str) and first["idempotency_key"].swapcase() != first["idempotency_key"]:
-        return [again, {**again, "idempotency_key": first["idempotency_key"].swapcase()}]  # a replay, then another key (G002.2)
+    key, roll = first["idempotency_key"], side.randrange(6)
+    if roll == 3 and isinstance(key, str) and key.swapcase() != key:
+        return [again, {**again, "idempotency_key": key.swapcase()}]  # a replay, then another key (G002.2)
+    if roll == 4 and isinstance(key, str) and len(key) < 199:  # a replay, then the key with a space around it: another key (G002.2)
+        return [again, {**again, "idempotency_key": side.choice((f" {key}", f"{key} ", f" {key} "))}]
+    if roll == 5:  # a read under the bound key, and an export under a key only a read carried: a read neither reads nor binds one
+        read = {"op": "call", "session": first["session"], "tool": "read_case", "arguments": {"case_id": case or world["cases"][0]["id"]}}
+        return [{**read, "idempotency_key": key}, {**read, "idempotency_key": "k-read"}, {**again, "idempotency_key": "k-read"}]
     if roll < 2 and others:
         other = {**again, "session": side.choice(others)}
         if roll == 0:

@@ -8,7 +8,7 @@ a corner lands on change.
 from __future__ import annotations
 
 from .corners import CLASSES
-from .decisive_corners import decisive_steps, renumbered_to_wrap
+from .decisive_corners import decisive_steps, decisive_world
 from .draw import Draw
 
 #: Identifiers of a fourth configuration: one only a case-insensitive collation equals to c1, which the world lists
@@ -118,7 +118,7 @@ def side_corners(d: Draw, document: dict) -> None:
     for table in ("snippets", "skills"):
         if side.random() < 0.3:
             side.shuffle(document[table])
-    renumbered_to_wrap(side, document)
+    decisive_world(side, document)
 
 
 def _near_relations(side, document: dict) -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from ..lifecycle import ENDED, NO_FORCED_SET, RUNNING, SUSPENDED, Run, is_dry_run, resolve_on_dequeue, resolve_on_resume, suspended_state
+from ..lifecycle import (ENDED, NO_FORCED_SET, RUNNING, SUSPENDED, Run, fails_on_dequeue, is_dry_run, resolve_on_dequeue, resolve_on_resume,
+                         suspended_state)
 from ..records import World
 from ..story import KINDS, delete_record, find_record, set_enforcement, update_record
 from ..versions import Rules
@@ -95,6 +96,10 @@ def _queue(story: Story, step: Queue, rules: Rules, where: str) -> tuple[dict, S
 
 
 def _dequeue(story: Story, step: Dequeue, rules: Rules, where: str) -> tuple[dict, Story]:
+    """C175.5: the run's composition; a run whose configuration is live but whose row fails to be read ends ``failed``."""
+    run = story.runs[step.run]
+    if run.state != ENDED and live_configuration(story.world, run.configuration) is not None and fails_on_dequeue(run, rules):
+        return _ended("dequeue", step.run, "failed"), story.with_run(step.run, run.moved(ENDED, ended="failed"))
     return _gated_step(story, step, "dequeue", trace_dequeue, rules)
 
 

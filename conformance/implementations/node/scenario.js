@@ -6,7 +6,7 @@ const { World, isDeleted, integral } = require('./world');
 const { VERSIONS, DEFAULT_VERSION, switchesOf } = require('./versions');
 const { configurationSources, listSources } = require('./sources');
 const { decideSend, dryRunResult, readoutResult } = require('./ceiling');
-const { readRequestUids, readQueuedUids, decodedPayload } = require('./uids');
+const { readRequestUids, readQueuedUids, decodedPayload, isInteger } = require('./uids');
 const lifecycle = require('./lifecycle');
 const { decideGateway, GATEWAY_VERSIONS, DEFAULT_GATEWAY_VERSION } = require('./gateway');
 
@@ -129,6 +129,12 @@ class Story {
     if (configuration === undefined || isDeleted(configuration)) {
       this.end(run, 'gone');
       return { op: 'dequeue', run: step.run, ended: 'gone' };
+    }
+    // C175.5 under nr-llm: the payload's tool options refuse a row's user below 0 (one within PHP's range), failing the run.
+    const user = run.row.beUser;
+    if (this.switches.has('negative_user_fails_dequeue') && isInteger(user) && BigInt(user) < 0n && BigInt(user) >= -(2n ** 63n)) {
+      this.end(run, 'failed');
+      return { op: 'dequeue', run: step.run, ended: 'failed' };
     }
     const requested = { snippets: readQueuedUids(run.payload.snippets), skills: readQueuedUids(run.payload.skills) };
     run.forced = lifecycle.resolveForComposition(this.world, requested, this.switches);

@@ -20,11 +20,11 @@ const VERSIONS = {
   // The code as it stands (adr/versions.md): the playground send records no dropped sources, the audit
   // records user 0, a skill related twice is listed once, a playground number beyond 64 bits wraps, and
   // a stored uid list written as an object is read by its values, and a queued integer past 2**63 - 1 is a float
-  // after json_decode, which the queue drops unrecorded.
+  // after json_decode, which the queue drops unrecorded; a run row naming a negative user fails its dequeue.
   'nr-llm': [
     ...ADR_179.filter((name) => name !== 'playground_records_dropped' && name !== 'audits_caller_user'),
     'attached_skills_once', 'request_numbers_wrap', 'suspended_object_values',
-    'queued_numbers_decoded',
+    'queued_numbers_decoded', 'negative_user_fails_dequeue',
   ],
 };
 

@@ -15,8 +15,10 @@ use Netresearch\NrLlm\Domain\ValueObject\DroppedSource;
 use Netresearch\NrLlm\Domain\ValueObject\GovernanceEvent;
 use Netresearch\NrLlm\Domain\ValueObject\SuspendedRunState;
 use Netresearch\NrLlm\Exception\InputContextTrustZoneException;
+use Netresearch\NrLlm\Exception\InvalidArgumentException;
 use Netresearch\NrLlm\Service\Agent\Exception\RunConfigurationGoneException;
 use Netresearch\NrLlm\Service\Context\InputContextClassification;
+use Netresearch\NrLlm\Service\Option\ToolOptions;
 use Netresearch\NrLlm\Service\Tool\RunAugmentation;
 
 final class Story
@@ -184,7 +186,8 @@ final class Story
         ];
     }
 
-    /** The queued payload, with the forced uids and the dry-run flag as stored, read back on dequeue. */
+    /** The queued payload, with the forced uids and the dry-run flag as stored and the tool options every enqueuing path
+     *  carries, as AgentRunRequestCodec::dehydrate writes them, read back on dequeue. */
     private function queue(array $step, string $where): array
     {
         $name = (string)$step['run'];
@@ -206,10 +209,20 @@ final class Story
             'beUser' => is_int($beUser) ? $beUser : 0,
             'configurationUid' => $row['uid'],
             'configurationIdentifier' => $row['identifier'],
-            'queuedRequest' => (string)json_encode(['messages' => [], 'augmentation' => $augmentation], JSON_PRESERVE_ZERO_FRACTION),
+            'queuedRequest' => (string)json_encode(['messages' => [], ...self::dehydratedOptions(new ToolOptions()), 'augmentation' => $augmentation],
+                JSON_PRESERVE_ZERO_FRACTION),
         ];
 
         return ['op' => 'queue', 'run' => $name];
+    }
+
+    /** The options and the fields dehydrate carries beside them, out of band: the budget, the key and the caller. */
+    private static function dehydratedOptions(ToolOptions $options): array
+    {
+        return [
+            'options' => $options->toArray(), 'plannedCost' => $options->getPlannedCost(), 'idempotencyKey' => $options->getIdempotencyKey(),
+            'callerSourceExtension' => $options->getCallerSourceExtension(), 'callerSourceOperation' => $options->getCallerSourceOperation(),
+        ];
     }
 
     private function run(array $step, string $where, string $stage): array
@@ -248,6 +261,11 @@ final class Story
             $this->end($name, 'gone');
 
             return ['op' => 'dequeue', 'run' => $name, 'ended' => 'gone'];
+        } catch (InvalidArgumentException) {
+            // The payload's tool options refuse the row's user (below 0): QueuedRunCoordinator settles the run failed.
+            $this->end($name, 'failed');
+
+            return ['op' => 'dequeue', 'run' => $name, 'ended' => 'failed'];
         }
         $augmentation = $request->augmentation;
         $this->runs[$name]['stage'] = 'running';
