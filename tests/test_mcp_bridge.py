@@ -20,7 +20,8 @@ from gateproof.conformance.mcp.play import REFUSAL_REASONS, unsendable
 
 #: Gateway cases a tools/call can carry, of both rule versions; the fourth is the one the fake faults on.
 CASES = [c for c in load_corpus() if c.scenario.get("kind") == "gateway" and not unsendable(c.scenario)][::40][:8]
-FAULT = 3
+#: The case the faults strike: one whose calls include a refusal, so a fault in how a refusal is told has one to act on.
+FAULT = next(number for number, case in enumerate(CASES) if any(r.get("decision") == "deny" for r in case.expected["results"]))
 FAULT_ID = CASES[FAULT].id + ".fault"
 
 TRANSPORTS = {"stdio": "stdio", "http": "http://127.0.0.1:0/mcp"}

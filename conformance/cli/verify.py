@@ -24,11 +24,11 @@ from ..harness.inputs import InputError, read_json
 from ..harness.known import read_known
 from ..harness.paths import FolderHeld, WriteFailed, hold_folder
 from ..harness.channel import end_every_group, end_groups_on_signals
-from ..harness.process import StartFailed
+from ..harness.process import DEFAULT_START_TIMEOUT, StartFailed
 from ..harness.protocol import ProtocolError
 from ..harness.results import Tally
 from ..harness.shards import parse_shard
-from ..implementations import BUILTINS, GROUPS, is_mutant, python_module, unavailable
+from ..implementations import BRIDGE_MODULE, BUILTINS, GROUPS, is_mutant, python_module, unavailable, with_bridge_timeouts
 from ..mcp.refusals import MapError, read_refusal_map
 from ..mcp.target import TargetError, read_target
 from .options import USAGE_ERROR, VERSIONS_COMMAND, Seconds, fail, hypothesis_kept_out_of_working_directory, unknown_name_message, writable_folder
@@ -52,7 +52,7 @@ def list_builtins(ctx: click.Context) -> None:
     ctx.exit(0)
 
 
-def mcp_bridged(transport: str, map_path: str | None, timeout: float, command: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def mcp_bridged(transport: str, map_path: str | None, command: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The argv that drives the MCP server ``command`` starts through the bridge, and how verify names it (conformance/MCP.md)."""
     try:
         read_target(transport, command)
@@ -61,7 +61,7 @@ def mcp_bridged(transport: str, map_path: str | None, timeout: float, command: t
     except (TargetError, MapError) as error:
         fail(str(error))
     mapped = () if map_path is None else ("--map", str(Path(map_path).absolute()))
-    argv = python_module("gateproof.conformance.mcp.bridge", "--mcp", transport, "--timeout", repr(timeout), *mapped, "--", *command)
+    argv = python_module(BRIDGE_MODULE, "--mcp", transport, *mapped, "--", *command)
     return argv, ("--mcp", transport, *(() if map_path is None else ("--mcp-map", map_path)), "--", *command)
 
 
@@ -181,6 +181,8 @@ def drive_all(implementations, campaign: CampaignSettings, replays, corpus, log:
 @click.option("--kinds", "kinds", multiple=True, metavar="KIND", help=f"Only these scenario kinds: {', '.join(KINDS)}.")
 @click.option("--compare", "level", type=click.Choice(LEVELS), default="full", show_default=True, help="How strictly outcomes are compared.")
 @click.option("--timeout", type=Seconds(), default=10.0, show_default=True, help="Seconds allowed for each reply.")
+@click.option("--start-timeout", "start_timeout", type=Seconds(), default=DEFAULT_START_TIMEOUT, show_default=True,
+              help="Seconds allowed for an implementation to answer start, after a restart too (an MCP server: to serve and be connected to).")
 @click.option("--window", type=click.IntRange(min=1), default=64, show_default=True, help="Runs in flight at once.")
 @click.option("--disagreements", type=click.IntRange(min=1), default=3, show_default=True,
               help="Distinct shrunk disagreements to search for per rule version.")
@@ -206,7 +208,7 @@ def drive_all(implementations, campaign: CampaignSettings, replays, corpus, log:
 @click.option("--verbose", "-v", is_flag=True, help="Every disagreement in full, and a row for every mutant.")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 @hypothesis_kept_out_of_working_directory()
-def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disagreements, exitfirst, with_corpus, shard, known_path, replays, out, report_formats,
+def verify(builtins, examples, seed, rules, kinds, level, timeout, start_timeout, window, disagreements, exitfirst, with_corpus, shard, known_path, replays, out, report_formats,
            mcp, mcp_map, clean_env, passed_env, quiet, verbose, command) -> None:
     """Drive implementations through the protocol: the corpus, then generated scenarios, held to the model.
 
@@ -245,8 +247,10 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, window, disag
         environment = implementation_environment(clean_env, passed_env)
     except VariableError as error:
         fail(f"--env {error}")
-    implementations = chosen_implementations(builtins, command, None if mcp is None else mcp_bridged(mcp, mcp_map, timeout, command))
+    implementations = [(name, with_bridge_timeouts(argv, timeout, start_timeout), naming)
+                       for name, argv, naming in chosen_implementations(builtins, command, None if mcp is None else mcp_bridged(mcp, mcp_map, command))]
     campaign = CampaignSettings(level, examples, seed, rules, kinds, timeout, window, known, Path(out), disagreements=disagreements, exitfirst=exitfirst, shard=part,
+                                start_timeout=start_timeout,
                                 environment=None if environment is None else tuple(environment.items()))
     replayed = read_replays(replays)
     corpus = [c for c in load_corpus() if is_selected(c.scenario, campaign)] if with_corpus else []

@@ -27,6 +27,7 @@ from .hunt import Hunt, model_outcome
 from .known import KnownDivergence
 from .paths import WriteFailed, folder_within, is_disk_full, path_component, write_no_follow
 from .process import ImplementationProcess, StartFailed
+from .process import DEFAULT_START_TIMEOUT
 from .protocol import Errored, RunReply, Started, scenario_rules
 from .results import Tally, Verdict, is_same_reply, judge
 from .shards import WHOLE, Shard, holds_case, share
@@ -52,6 +53,7 @@ class CampaignSettings:
     shard: Shard = WHOLE  # which part of the campaign this run is: see harness/shards.py
     environment: tuple[tuple[str, str], ...] | None = None  # what the implementation starts with (None: verify's whole environment)
     marker: str | None = None  # the token every process of the implementation carries (harness/environment.py)
+    start_timeout: float = DEFAULT_START_TIMEOUT  # seconds for start to be answered, after a restart too
 
 
 def targets(campaign: CampaignSettings, decided_kinds, decided_rules) -> list[tuple[str, str]]:
@@ -88,7 +90,7 @@ class Campaign:
         self.name, self.argv, self.settings, self.observe, self.advance = name, tuple(argv), campaign, observe, advance
         self.describe = describe  # says what the campaign does when it is not counting scenarios: reducing a disagreement
         self.process = ImplementationProcess(self.argv, campaign.timeout, campaign.window, on_duplicate=self._duplicate,
-                                             environment=started_with(campaign))
+                                             environment=started_with(campaign), start_timeout=campaign.start_timeout)
         self.tally = Tally(name)
         self.began = time.perf_counter()
         self.origin: dict[str, tuple[str, str, tuple[str, ...]]] = {}  # scenario id -> (phase, family, pinned rules) of known scenarios
@@ -149,6 +151,8 @@ class Campaign:
         settings, options = self.settings, ["--compare", self.settings.level]
         if settings.timeout != DEFAULT_TIMEOUT:
             options += ["--timeout", repr(settings.timeout)]
+        if settings.start_timeout != DEFAULT_START_TIMEOUT:
+            options += ["--start-timeout", repr(settings.start_timeout)]
         return command("verify", *options, "--replay", str(path), *settings.implementation_arguments)
 
     def _duplicate(self, scenario: dict, errored: Errored) -> None:

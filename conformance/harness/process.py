@@ -46,14 +46,22 @@ def unreadable_reply(line: bytes, error: ScenarioError) -> str:
     return f"printed a line that is not JSON: {line[:80]!r}"
 
 
+#: Seconds an implementation has to answer ``start``, after a restart too: an interpreter, a server and a connection to it
+#: start on a loaded machine in far more than a reply takes (PROTOCOL.md, start).
+DEFAULT_START_TIMEOUT = 60.0
+
+
 class ImplementationProcess:
     """An implementation behind the protocol: started once, restarted whenever it breaks."""
 
     def __init__(self, argv: Iterable[str], timeout: float = 10.0, window: int = 64,
-                 on_duplicate: Callable[[dict, Errored], None] | None = None, environment: dict[str, str] | None = None):
+                 on_duplicate: Callable[[dict, Errored], None] | None = None, environment: dict[str, str] | None = None,
+                 start_timeout: float = DEFAULT_START_TIMEOUT):
         self.argv = tuple(argv)
         self.environment = environment  # None: verify's own
         self.timeout = timeout
+        # Starting is slower than answering (an interpreter, a server, a connection): its own allowance, never less than a reply's.
+        self.start_timeout = max(timeout, start_timeout)
         self.window = window
         self.on_duplicate = on_duplicate or self._note_duplicate
         self.seq = 0
@@ -72,7 +80,7 @@ class ImplementationProcess:
         channel = Channel(self.argv, self.environment)
         channel.send(orjson.dumps(Start().serializable()) + b"\n")
         try:
-            line = channel.lines(self.timeout)[0]
+            line = channel.lines(self.start_timeout)[0]
             info = read_started(orjson.loads(line))
         except (Broken, orjson.JSONDecodeError, ProtocolError) as error:
             channel.close(0)

@@ -38,9 +38,21 @@ MCP_PYTHON = python_module("gateproof.conformance.implementations.mcp_python")
 ANY_LOOPBACK_PORT = "http://127.0.0.1:0/mcp"
 
 
+BRIDGE_MODULE = "gateproof.conformance.mcp.bridge"
+
+
 def mcp_bridged(transport: str, *server: str) -> tuple[str, ...]:
     """The command that drives the MCP server ``server`` starts, over ``transport``, through the bridge."""
-    return python_module("gateproof.conformance.mcp.bridge", "--mcp", transport, "--", *server)
+    return python_module(BRIDGE_MODULE, "--mcp", transport, "--", *server)
+
+
+def with_bridge_timeouts(argv: tuple[str, ...], timeout: float, start_timeout: float) -> tuple[str, ...]:
+    """``argv`` with the bridge, if it drives one, told the seconds verify allows a reply and a start: it shares them
+    among the server's own requests, so a slow server is reported by the bridge before verify gives up on it."""
+    if BRIDGE_MODULE not in argv:
+        return argv
+    at = argv.index(BRIDGE_MODULE) + 1
+    return (*argv[:at], "--timeout", repr(timeout), "--start-timeout", repr(start_timeout), *argv[at:])
 NRLLM_ENTRY = Path(__file__).resolve().parent / "nrllm" / "gateproof-nrllm.php"
 #: The environment variable naming the nr-llm checkout the ``nr-llm`` built-in loads its classes from.
 NRLLM_SRC = "NRLLM_SRC"

@@ -22,6 +22,7 @@ from gateproof.model.gateway.gate import GATEWAY_VERSIONS
 
 from ..harness.paths import path_component
 from ..harness.protocol import Started
+from ..harness.process import DEFAULT_START_TIMEOUT
 from ..implementations.serve import serve
 from .connection import Server, ServerFault, StartFault, leaf
 from .play import play, unsendable
@@ -67,6 +68,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--mcp", required=True, help="stdio, or the server's streamable HTTP URL (a loopback address; port 0: a free one)")
     parser.add_argument("--map", help="a refusal map (conformance/MCP.md, A refusal)")
     parser.add_argument("--timeout", type=float, default=10.0, help="verify's --timeout")
+    parser.add_argument("--start-timeout", type=float, default=DEFAULT_START_TIMEOUT, help="verify's --start-timeout")
     parser.add_argument("command", nargs="*", help="the command that starts the server, after --")
     options = parser.parse_args(argv)
     try:
@@ -75,7 +77,7 @@ def main(argv: list[str] | None = None) -> None:
     except (TargetError, MapError) as error:
         raise SystemExit(f"gateproof MCP bridge: {error}") from None
     budget = options.timeout * SCENARIO_SHARE
-    server = Server(target, CampaignKeys.new(target.audience), budget * REQUEST_SHARE)
+    server = Server(target, CampaignKeys.new(target.audience), budget * REQUEST_SHARE, max(options.timeout, options.start_timeout) * SCENARIO_SHARE)
     with start_blocking_portal() as portal, Owner(portal, server) as owner:
         try:
             owner.ask(server.start)

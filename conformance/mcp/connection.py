@@ -111,8 +111,10 @@ class Connection:
 class Server:
     """The server under test and gateproof's connections to it."""
 
-    def __init__(self, target: Target, keys: CampaignKeys, timeout: float):
+    def __init__(self, target: Target, keys: CampaignKeys, timeout: float, start_timeout: float | None = None):
         self.target, self.keys, self.timeout = target, keys, timeout
+        # Serving and answering initialize wait on the server's start (its interpreter, its store): that has its own allowance.
+        self.start_timeout = max(timeout, start_timeout or timeout)
         self.exact = ExactParams()
         self.process: anyio.abc.Process | None = None
         self.connections: OrderedDict[str, Connection] = OrderedDict()
@@ -137,7 +139,7 @@ class Server:
 
     async def _await_listening(self) -> None:
         host, port = self.target.host_and_port()
-        with anyio.move_on_after(self.timeout) as waited:
+        with anyio.move_on_after(self.start_timeout) as waited:
             while True:
                 if self.process is not None and self.process.returncode is not None:
                     raise StartFault(f"the server exited with status {self.process.returncode} before it served {self.target.url}")
@@ -149,7 +151,7 @@ class Server:
                 await stream.aclose()
                 return
         if waited.cancelled_caught:
-            raise StartFault(f"nothing served {self.target.url} within {self.timeout:g} seconds")
+            raise StartFault(f"nothing served {self.target.url} within {self.start_timeout:g} seconds")
 
     async def _end_process(self) -> None:
         process = self.process
@@ -241,7 +243,7 @@ class Server:
             streams = await stack.enter_async_context(streamable_http_client(self.target.url, http_client=client))
         session = await stack.enter_async_context(ClientSession(*streams))
         try:
-            with anyio.fail_after(self.timeout):
+            with anyio.fail_after(self.start_timeout):
                 result = await session.initialize()
         except MCPError:
             if refusals is not None and refusals.last is not None and refusals.last.status < 500:
