@@ -20,6 +20,7 @@ from ..harness.compare import LEVELS
 from ..harness.corpus import load_corpus
 from ..harness.expectations import CAUGHT, CONFORMANT, is_met
 from ..harness.known import read_known
+from ..harness.paths import as_typed_here
 from ..harness.channel import end_groups_on_signals
 from ..harness.process import StartFailed
 from ..harness.protocol import ProtocolError
@@ -59,7 +60,8 @@ def mcp_bridged(transport: str, map_path: str | None, timeout: float, command: t
         fail(str(error))
     mapped = () if map_path is None else ("--map", str(Path(map_path).absolute()))
     argv = python_module("gateproof.conformance.mcp.bridge", "--mcp", transport, "--timeout", repr(timeout), *mapped, "--", *command)
-    return argv, ("--mcp", transport, *(() if map_path is None else ("--mcp-map", map_path)), "--", *command)
+    mapped_as_given = () if map_path is None else ("--mcp-map", as_typed_here(map_path))
+    return argv, ("--mcp", transport, *mapped_as_given, "--", *map(as_typed_here, command))
 
 
 def chosen_implementations(builtins: tuple[str, ...], command: tuple[str, ...], bridged: tuple | None = None) -> list[tuple[str | None, tuple[str, ...], tuple[str, ...]]]:
@@ -77,7 +79,7 @@ def chosen_implementations(builtins: tuple[str, ...], command: tuple[str, ...], 
     if bridged is not None:
         chosen.append((None, *bridged))
     elif command:
-        chosen.append((None, command, ("--", *command)))
+        chosen.append((None, command, ("--", *map(as_typed_here, command))))
     if not chosen:
         fail("name an implementation: --builtin NAME, or its command after --")
     return chosen

@@ -24,7 +24,7 @@ from .corpus import CorpusCase
 from .expectations import RULES_OF_KIND, undecided
 from .hunt import Hunt, model_outcome
 from .known import KnownDivergence
-from .paths import folder_within, path_component, write_no_follow
+from .paths import as_typed_here, folder_within, path_component, write_no_follow
 from .process import ImplementationProcess, StartFailed
 from .protocol import Errored, RunReply, Started, scenario_rules
 from .results import Tally, Verdict, is_same_reply, judge
@@ -109,7 +109,7 @@ class Campaign:
         return verdict
 
     def _saved(self, verdict: Verdict) -> Verdict:
-        """The verdict with its scenario written as a replayable file and the command that replays it, from any folder (the path is absolute)."""
+        """The verdict with its scenario written as a replayable file and the command that replays it, from the folder verify ran in."""
         path = self._written(verdict.scenario_id, verdict.disagreement.scenario)
         disagreement = evolve(verdict.disagreement, replay_path=str(path), replay_command=self.replay_command(path))
         return evolve(verdict, disagreement=disagreement)
@@ -120,10 +120,11 @@ class Campaign:
         return evolve(verdict, context={**verdict.context, "replay": self.replay_command(path)})
 
     def _written(self, scenario_id: str, scenario: dict) -> Path:
+        """Where the scenario is written, as a person types it in the working folder (``paths.as_typed_here``)."""
         directory = folder_within(self.settings.out, path_component(self.name))
         path = (directory / f"{path_component(scenario_id)}.json").absolute()
         write_no_follow(path, dumps_pretty(scenario) + b"\n")
-        return path
+        return Path(as_typed_here(path))
 
     def replay_command(self, path: Path) -> str:
         """The command that runs the saved scenario again as this campaign ran it: the options first, the implementation last.

@@ -79,3 +79,21 @@ def folder_within(parent: Path, name: str) -> Path:
     if folder.is_symlink() or not folder.is_dir():
         raise OSError(f"{folder}: is a symbolic link or not a folder, and is never written through")
     return folder
+
+
+def as_typed_here(path: str | os.PathLike) -> str:
+    """``path`` as a person types it in the working folder: an absolute path inside that folder made relative to it (``./``
+    in front when it has no folder, so a shell does not look it up on ``PATH``), any other path as given.
+
+    Reports and printed command lines name files so, and hold no folder of the machine that wrote them: run from the folder
+    verify ran in (a CI runner's checkout), they run as printed.
+    """
+    text = os.fspath(path)
+    if not os.path.isabs(text):
+        return text
+    here = os.path.abspath(os.getcwd())
+    absolute = os.path.abspath(text)
+    if os.path.commonpath([here, absolute]) != here or absolute == here:
+        return text
+    relative = os.path.relpath(absolute, here)
+    return relative if os.sep in relative else f".{os.sep}{relative}"
