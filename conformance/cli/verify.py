@@ -24,7 +24,7 @@ from ..harness.paths import as_typed_here
 from ..harness.channel import end_groups_on_signals
 from ..harness.process import StartFailed
 from ..harness.protocol import ProtocolError
-from ..harness.results import Tally
+from ..harness.results import NOT_STARTED, Tally
 from ..harness.shards import parse_shard
 from ..implementations import BUILTINS, GROUPS, is_mutant, python_module, unavailable
 from ..mcp.refusals import MapError, read_refusal_map
@@ -125,7 +125,7 @@ def run_campaign(name, argv, naming, campaign: CampaignSettings, replays, corpus
     try:
         run.start()
     except StartFailed as error:  # said once, below the campaign's disagreements
-        return Tally(name or shlex.join(argv), lost=f"did not start: {error}"), False
+        return Tally(name or shlex.join(map(as_typed_here, argv)), lost=f"{NOT_STARTED}: {error}"), False
     if not replays:
         progress.update(task, total=run.planned(corpus))
     try:

@@ -71,6 +71,14 @@ def is_selected(scenario: dict, campaign: CampaignSettings) -> bool:
     return kind in campaign.kinds and (campaign.rules is None or scenario_rules(scenario) in campaign.rules)
 
 
+def undeclared(scenario: dict, info: Started | None) -> str | None:
+    """What of a scenario the implementation does not declare in ``started``: its kind, else its rule version; None when both are."""
+    kind = scenario.get("kind", "ceiling")
+    if info is None or (kind in info.kinds and scenario_rules(scenario) in info.rules):
+        return None
+    return kind if kind not in info.kinds else scenario_rules(scenario)
+
+
 class Campaign:
     """One implementation driven through the corpus and generated scenarios."""
 
@@ -180,17 +188,23 @@ class Campaign:
             return verdict
         return evolve(verdict, status="nondeterministic", message="answered the same scenario differently twice")
 
+    def held(self, cases: list[CorpusCase]) -> list[CorpusCase]:
+        """The corpus cases this campaign runs: selected, of its shard, and of a kind and rule version the implementation declares."""
+        return [c for c in cases if is_selected(c.scenario, self.settings) and holds_case(self.settings.shard, c.id)
+                and not undeclared(c.scenario, self.tally.info)]
+
     def run_corpus(self, cases: list[CorpusCase]) -> None:
+        """The corpus cases held; those of a kind or rule version the implementation does not declare are counted in one note each."""
         chosen = [c for c in cases if is_selected(c.scenario, self.settings) and holds_case(self.settings.shard, c.id)]
-        self.run_known("corpus", [(c.family, c.rules, c.scenario, c.expected) for c in chosen])
+        self.tally.undeclared.update(filter(None, (undeclared(c.scenario, self.tally.info) for c in chosen)))
+        self.run_known("corpus", [(c.family, c.rules, c.scenario, c.expected) for c in self.held(chosen)])
 
     def run_replay(self, scenarios: list[dict]) -> None:
         self.run_known("replay", [("replay", (), s, model_outcome(s)) for s in scenarios])
 
     def planned(self, cases: list[CorpusCase]) -> int:
         """How many scenarios this campaign runs, once started: its corpus cases and its share of the generated ones."""
-        held = sum(is_selected(c.scenario, self.settings) and holds_case(self.settings.shard, c.id) for c in cases)
-        return held + sum(share(budget, self.settings.shard) for _, _, budget in budgets(self.settings, self.tally.info))
+        return len(self.held(cases)) + sum(share(budget, self.settings.shard) for _, _, budget in budgets(self.settings, self.tally.info))
 
     def run_generated(self) -> None:
         shared = budgets(self.settings, self.tally.info)
@@ -210,6 +224,7 @@ class Campaign:
         tally.restarts, tally.reordered = self.process.restarts, self.process.reordered
         tally.seconds = time.perf_counter() - self.began
         tally.notes += self.process.notes
+        tally.notes += [f"does not declare {what}: {count} corpus case{'s' * (count != 1)} not run" for what, count in tally.undeclared.items()]
         tally.notes += [f"skipped {count}: {reason}" for reason, count in tally.skipped_for.most_common()]
         tally.notes += filter(None, [undecided(tally)])
         self.process.close()

@@ -22,6 +22,7 @@ from .protocol import Started
 from .results import Tally, Verdict
 
 CONFORMANT, CAUGHT = "conformant", "must be caught"
+DID_NOT_START = "DID NOT START"  # the verdict of an implementation that never answered start: not judged, so not non-conformant
 RULES_OF_KIND = {"ceiling": tuple(VERSIONS), "gateway": tuple(GATEWAY_VERSIONS)}
 
 
@@ -74,6 +75,8 @@ def is_met(tally: Tally, expected: str) -> bool:
 def verdict_text(tally: Tally, expected: str) -> str:
     if tally.unavailable:
         return "unavailable"
+    if tally.did_not_start():
+        return DID_NOT_START
     if expected == CAUGHT:
         return "caught" if is_met(tally, expected) else "MISSED"
     if tally.is_conformant() and undecided(tally):

@@ -144,6 +144,18 @@ class Hunt:
                     self.settle(verdict, reply)
                 else:
                     self.count_unkept(verdict)
+        if left > 0:
+            self.campaign.tally.notes.append(self.stopped_note(share(self.budget, settings.shard) - left, wanted))
+
+    def stopped_note(self, drawn: int, wanted: int) -> str:
+        """Why fewer scenarios were generated than asked, and how to search on."""
+        planned = share(self.budget, self.campaign.settings.shard)
+        if self.campaign.settings.exitfirst:
+            why, on = "at its first disagreement (--exitfirst)", "run without --exitfirst"
+        else:
+            why = f"once {wanted} distinct disagreement{'s were' if wanted != 1 else ' was'} found (--disagreements {wanted})"
+            on = "raise --disagreements, try another --seed, or declare those found in --known"
+        return f"{self.version}: generated {drawn} of {planned} scenarios: the search stopped {why}; to search on, {on}"
 
     def count_unkept(self, verdict: Verdict) -> None:
         """A failure counted, not kept: by its family and, for the summaries, by its class."""

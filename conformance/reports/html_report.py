@@ -37,7 +37,7 @@ from .summary import counted_notes, matrix, summary_rows
 from .terminal import distinct_first
 
 TEMPLATE = "report.html.j2"
-VERDICT_CLASS = {"conformant": "ok", "caught": "caught", "NOT CONFORMANT": "bad", "MISSED": "bad", "NOTHING DECIDED": "bad", "unavailable": "na"}
+VERDICT_CLASS = {"conformant": "ok", "caught": "caught", "NOT CONFORMANT": "bad", "MISSED": "bad", "NOTHING DECIDED": "bad", "DID NOT START": "bad", "unavailable": "na"}
 
 
 def _finalize(value):

@@ -30,14 +30,14 @@ from ..harness.results import MOST_ERRORS_KEPT, Tally, Verdict
 from ..harness.severity import REFUSAL, SECURITY, SEVERITIES, severity_rank
 from .escape import UNSAFE
 from .failure import failure_lines, severity_note
-from .summary import severity_text, summary_rows
+from .summary import counted_notes, severity_text, summary_rows
 
 SHOWN = 3  # disagreements printed in full per implementation expected to conform
 MUTANTS_LISTED = 5  # up to this many caught mutants get a row of their own
 STDERR_LINES = 5
 REPLY_SHOWN = 300  # characters of a reply that broke the protocol; results.jsonl keeps more
 STYLE = {"conformant": "green", "caught": "cyan", "NOT CONFORMANT": "bold red", "MISSED": "bold red", "unavailable": "yellow",
-         "NOTHING DECIDED": "bold red"}
+         "NOTHING DECIDED": "bold red", "DID NOT START": "bold red"}
 COUNTED = ("passed", "failed", "known", "nondeterministic", "skipped", "errored")
 
 
@@ -210,8 +210,12 @@ def print_summary(tallies: list[Tally], out: Console, everything: bool = False) 
 
 
 def print_table(tallies: list[Tally], out: Console, every_row: bool = False) -> None:
-    """The summary table, and under it the failed scenarios of each implementation expected to conform by class, in red when any is security."""
+    """The summary table, and under it, for each implementation expected to conform, its failed scenarios by class (in red
+    when any is security) and its notes: why fewer scenarios were generated than asked, what it does not declare."""
     out.print(summary_table(tallies, every_row=every_row))
     for tally in tallies:
         if tally.expected != CAUGHT and tally.counts()["failed"]:
             out.print(Text(visible(f"{tally.name}: {severity_text(tally)}"), style="bold red" if tally.severities()[SECURITY] else ""))
+        if tally.expected != CAUGHT:
+            for note in counted_notes(tally):
+                out.print(Text(visible(f"{tally.name}: {note}")))
