@@ -102,7 +102,7 @@ def test_an_implementation_that_fails_start_exits_2_without_a_traceback():
 
 @pytest.mark.parametrize("arguments, problem", [
     ([], "name an implementation"),
-    (["--builtin", "nope"], "no such built-in"),
+    (["--builtin", "nope"], "'nope' is not a built-in"),
     (["--builtin", "reference", "--rules", "adr-999"], "--rules 'adr-999' is not a rule version"),
     (["--builtin", "reference", "--kinds", "email"], "--kinds email"),
     (["--builtin", "reference", "--report", "pdf"], "pdf"),

@@ -71,7 +71,7 @@ def chosen_implementations(builtins: tuple[str, ...], command: tuple[str, ...], 
     names = list(dict.fromkeys(name for given in builtins for name in GROUPS.get(given, (given,))))
     unknown = [n for n in names if n not in BUILTINS]
     if unknown:
-        fail(f"--builtin {unknown[0]}: no such built-in; choose from {', '.join(GROUPS)}, {', '.join(BUILTINS)}")
+        fail(f"--builtin {unknown_name_message('a built-in', unknown[0], [*GROUPS, *BUILTINS], 'gateproof verify --list-builtins')}")
     missing = [(n, unavailable(n)) for n in names if unavailable(n) and not set(GROUPS) & set(builtins)]
     if missing:
         fail(f"--builtin {missing[0][0]}: cannot be run here: {missing[0][1]}")
