@@ -33,6 +33,7 @@ from .failure import failure_lines, severity_note
 from .summary import counted_notes, severity_text, summary_rows
 
 SHOWN = 3  # disagreements printed in full per implementation expected to conform
+NOTES_SHOWN = 3  # notes printed under the summary per implementation expected to conform
 MUTANTS_LISTED = 5  # up to this many caught mutants get a row of their own
 STDERR_LINES = 5
 REPLY_SHOWN = 300  # characters of a reply that broke the protocol; results.jsonl keeps more
@@ -207,15 +208,24 @@ def print_summary(tallies: list[Tally], out: Console, everything: bool = False) 
         if tally.lost and not tally.unavailable:
             out.print(Text(visible(f"{tally.name}: {tally.lost}"), style="bold red"))
     print_table(tallies, out, every_row=everything)
+    for tally in tallies:
+        if tally.expected != CAUGHT:
+            print_notes(tally, out, 10**9 if everything else NOTES_SHOWN)
+
+
+def print_notes(tally: Tally, out: Console, shown: int) -> None:
+    """An implementation's first notes: why fewer scenarios were generated than asked, what it does not declare, what it skipped."""
+    notes = counted_notes(tally)
+    for note in notes[:shown]:
+        out.print(Text(visible(f"{tally.name}: {note}")))
+    if len(notes) > shown:
+        out.print(Text(visible(f"{tally.name}: {len(notes) - shown} more notes: --verbose prints them, and the reports hold them")))
 
 
 def print_table(tallies: list[Tally], out: Console, every_row: bool = False) -> None:
-    """The summary table, and under it, for each implementation expected to conform, its failed scenarios by class (in red
-    when any is security) and its notes: why fewer scenarios were generated than asked, what it does not declare."""
+    """The summary table, and under it the failed scenarios of each implementation expected to conform by class, in red when any is security."""
     out.print(summary_table(tallies, every_row=every_row))
     for tally in tallies:
         if tally.expected != CAUGHT and tally.counts()["failed"]:
             out.print(Text(visible(f"{tally.name}: {severity_text(tally)}"), style="bold red" if tally.severities()[SECURITY] else ""))
-        if tally.expected != CAUGHT:
-            for note in counted_notes(tally):
-                out.print(Text(visible(f"{tally.name}: {note}")))
+
