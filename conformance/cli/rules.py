@@ -104,7 +104,7 @@ def rules(rule_ids: tuple[str, ...], versions: bool) -> None:
 
 
 def family_text(prefix: str, family: list[Entry]) -> str:
-    """The rules whose ids begin ``prefix.`` (``C144`` for C144.1 to C144.20), each with its title, and how to print one's text."""
+    """The rules whose ids begin ``prefix.`` (``C144``: C144.1, C144.2 and on), each with its title, and how to print one's text."""
     width = max(len(entry.id) for entry in family)
     lines = [f"{prefix}.* — {len(family)} rules, in {', '.join(dict.fromkeys(entry.file for entry in family))}"]
     lines += [f"  {entry.id:<{width}}  {entry.title}" for entry in family]
