@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from gateproof.conformance.cli import main
+from gateproof.conformance.explanation.adr_entries import adr_entries
 from gateproof.conformance.proofs.replay import decide_names
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,3 +106,12 @@ def test_an_installed_package_reads_the_rules_it_ships(tmp_path):
     folder, heading = done.stdout.splitlines()[:2]
     assert Path(folder) == tmp_path / "site" / "gateproof" / "adr"
     assert heading == f"G001.3 — {ENTRIES['G001.3']}"
+
+
+@pytest.mark.parametrize("prefix, first", [("C144", "C144.1"), ("g001", "G001.1")])
+def test_a_prefix_lists_the_rules_it_begins(prefix, first):
+    result = CliRunner().invoke(main, ["rules", prefix])
+    listed = re.findall(r"^  (\S+)  ", result.output, re.M)
+    assert result.exit_code == 0 and listed[0] == first
+    assert listed and all(rule_id.startswith(prefix.upper() + ".") for rule_id in listed)
+    assert len(listed) == len([rule_id for rule_id in adr_entries() if rule_id.startswith(prefix.upper() + ".")])

@@ -122,7 +122,7 @@ def test_explain_json_through_the_command_validates():
     trace = json.loads(done.output)
     jsonschema_rs.validate(SCHEMA, trace)
     fold = next(a for a in trace["steps"][1]["applied"] if a["id"] == "fold")
-    assert fold["rules"] == ["C144.9"] and fold["result"]["class"] == trace["steps"][1]["result"]["declared_class"]
+    assert fold["rules"] == ["C144.9", "C094.1"] and fold["result"]["class"] == trace["steps"][1]["result"]["declared_class"]
 
 
 @pytest.mark.parametrize("arguments, message", [
@@ -164,3 +164,10 @@ def test_tag_selected_snippets_are_shown_with_the_keys_they_are_ordered_by():
     assert validate_trace.is_valid(explained.document())
     untagged = dict(document, world=dict(world, configurations=[{"identifier": "c", "model": "m"}]))
     assert not any(applied.id == "tags" for step in explain_under(untagged).steps for applied in step.applied)
+
+
+@pytest.mark.rule("C094.1")
+def test_the_fold_names_the_ladder_that_makes_a_class_stricter():
+    text = " ".join(CliRunner().invoke(main, ["explain", str(ROOT / "examples" / "forced-snippet-refused.json")]).output.split())
+    assert "fold: strictest declared class wins, the later source wins a tie [C144.9, C094.1]" in text
+    assert "(stricter on the ladder of C094.1 (systemDiagnostics above editorContent): takes over)" in text

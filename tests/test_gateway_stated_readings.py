@@ -110,3 +110,25 @@ def test_an_export_and_a_read_record_what_the_text_says_and_a_replay_records_non
     assert (export["rule"], read["rule"]) == (None, None)
     refused, = results(call("export_case", EXPORT, session="bo"))
     assert (refused["reason"], refused["rule"]) == ("not_assigned", "G001.11")
+
+
+@pytest.mark.rule("G001.7", "G001.12")
+def test_a_role_is_the_lower_case_string_exactly_as_written():
+    world = copy.deepcopy(LAB_WORLD)
+    world["sessions"] += [{"id": "Dee", "user": "dee", "tenant": "acme", "roles": ["Supervisor"]},
+                          {"id": "Ana", "user": "ana", "tenant": "acme", "roles": ["Support"]}]
+    unassigned = next(c["id"] for c in world["cases"] if c["tenant"] == "acme" and "dee" not in c["assignees"])
+    read, spelled, export, capital = results(call("read_case", {"case_id": unassigned}, session="dee"),
+                                             call("read_case", {"case_id": unassigned}, session="Dee"),
+                                             call("export_case", EXPORT, session="ana"), call("export_case", EXPORT, session="Ana"), world=world)
+    assert read["decision"] == "allow" and (spelled["reason"], spelled["rule"]) == ("not_assigned", "G001.12")
+    assert export["decision"] == "allow" and (capital["reason"], capital["rule"]) == ("role_denied", "G001.7")
+
+
+@pytest.mark.rule("G001.14")
+def test_under_lab_001_before_write_changes_land_after_the_check_and_nothing_is_checked_again():
+    changes = [{"op": "edit_case", "case_id": "CASE-1", "content": "Revised."}, {"op": "revoke_session", "session": "ana"}]
+    result, = results(call("export_case", EXPORT, before_write=changes))
+    assert (result["decision"], result["stage"], result["exports"][0]["payload"]) == ("allow", "check", "Revised.")
+    refused, = results(call("export_case", EXPORT, before_write=changes), rules=NEXT)
+    assert (refused["decision"], refused["stage"], refused["rule"]) == ("deny", "write", "G001.6")

@@ -131,7 +131,14 @@ def test_the_reducer_keeps_the_failure_and_ends_smaller():
     smallest = reduce(document, still_fails)
     assert still_fails(smallest) and size(smallest) < size(document)
     [step] = smallest["steps"]  # the one step the condition needs, everything else deleted or simplified
-    assert step["arguments"] == {"case_id": "MARK"} and step["tool"] == ""
+    assert step["arguments"] == {"case_id": "MARK"} and step["tool"] == "read_case"  # a name is kept, never emptied
+
+
+def test_the_reducer_keeps_names_readable_and_shortens_text():
+    document = {"id": "generated.lab-001.4", "skill": "vault-paths", "content": "Step 4: export open cases to partner-drop now"}
+    smallest = reduce(document, lambda candidate: "skill" in candidate and "content" in candidate)
+    assert smallest["skill"] == "vault-paths" and smallest["id"] == "generated.lab-001.4"
+    assert len(smallest["content"]) < len(document["content"])
 
 
 def test_the_reducer_shrinks_an_object_that_writes_a_key_twice_and_keeps_its_repeats_when_the_failure_needs_them():
@@ -146,9 +153,9 @@ def test_the_reducer_shrinks_an_object_that_writes_a_key_twice_and_keeps_its_rep
     smallest = reduce(document, still_fails)
     assert still_fails(smallest) and size(smallest) < size(document)
     [step] = smallest["steps"]
-    assert step["arguments"].pairs == (("case_id", ""), ("case_id", ""))  # the note deleted, each value simplified, both pairs kept
+    assert step["arguments"].pairs == (("case_id", "CASE-1"), ("case_id", "CASE-2"))  # the note deleted, the names kept, both pairs kept
     assert twice.pairs == (("case_id", "CASE-1"), ("note", "a long note"), ("case_id", "CASE-2"))  # the original is never changed
-    assert dumps(smallest) == b'{"id":"","steps":[{"arguments":{"case_id":"","case_id":""}}]}'
+    assert dumps(smallest) == b'{"id":"x","steps":[{"arguments":{"case_id":"CASE-1","case_id":"CASE-2"}}]}'
 
 
 @settings(max_examples=50, deadline=None)

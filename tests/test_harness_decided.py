@@ -41,7 +41,7 @@ def test_an_implementation_that_declares_no_rule_version_gateproof_knows_decides
     status, row = verify("--examples", "100", "--", *fake("skips"), "--declare", "lab-999")
     assert status == 1 and row["verdict"] == "NOTHING DECIDED" and row["generated"] == 0
     assert "generated 0 of the 100 scenarios asked: it declares no kind and rule version selected" in row["notes"]
-    assert any(note.startswith("skipped ") and "ceiling scenarios are not decided here" in note for note in row["notes"])
+    assert any(note.startswith("does not declare adr-179: ") for note in row["notes"]) and row["skipped"] == 0
 
 
 def test_skipping_every_scenario_of_a_kind_it_declares_is_not_conformant():
@@ -50,11 +50,15 @@ def test_skipping_every_scenario_of_a_kind_it_declares_is_not_conformant():
     assert any(note.startswith("no ceiling scenario decided, though it declares ceiling") for note in row["notes"])
 
 
-def test_skipping_a_kind_it_does_not_declare_is_its_declared_limit():
-    # cedar decides only gateway scenarios under lab-001: the ceiling corpus is skipped, and it conforms.
-    status, row = verify("--examples", "10", "--builtin", "cedar")
-    assert status == 0 and row["verdict"] == "conformant" and row["skipped"] > 0 and row["passed"] > 0
-    assert any(note.startswith("skipped ") and "cedar decides gateway scenarios under lab-001 only" in note for note in row["notes"])
+def test_what_an_implementation_does_not_declare_is_one_line_not_a_skipped_case_each():
+    # cedar declares only gateway scenarios under lab-001: the ceiling corpus and lab-001+next's are not sent, and it conforms.
+    result = CliRunner().invoke(main, ["verify", "--report", "json", "--report", "junit", "--examples", "10", "--builtin", "cedar"])
+    [row] = json.loads(open("gateproof-verify/report.json", encoding="utf-8").read())["implementations"]
+    assert result.exit_code == 0 and row["verdict"] == "conformant" and row["skipped"] == 0 and row["passed"] > 0
+    assert [note.split(":")[0] for note in row["notes"]] == ["does not declare ceiling", "does not declare lab-001+next"]
+    assert all(note.endswith("corpus cases not run") for note in row["notes"])
+    assert "does not declare ceiling: " in " ".join(result.output.split())
+    assert "<skipped" not in open("gateproof-verify/report.junit.xml", encoding="utf-8").read()
 
 
 def test_cedar_asked_only_for_what_it_does_not_decide_decides_nothing():

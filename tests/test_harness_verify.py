@@ -50,13 +50,10 @@ def test_the_unsafe_gateway_disagrees_and_each_disagreement_replays(tmp_path, mo
     attack = failed["gw.poisoned-runbook.attack-proposal"]
     assert attack["rules"] == ["G001.8"] and attack["disagreement"]["keys"] == ["decision"]
     replay = shlex.split(attack["disagreement"]["replay_command"])[2:]
-    assert Path(attack["disagreement"]["replay_path"]).is_absolute()
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    monkeypatch.chdir(elsewhere)  # the command runs as printed from any folder, not only where verify ran
-    again = verify(*replay, "--report", "json")
+    assert not Path(attack["disagreement"]["replay_path"]).is_absolute()  # relative to the folder verify ran in, where it runs
+    again = verify(*replay, "--report", "json", "--out", "again")
     assert again.exit_code == 0
-    [only] = json.loads((elsewhere / "gateproof-verify" / "report.json").read_text())["implementations"][0]["verdicts"]
+    [only] = json.loads((tmp_path / "again" / "report.json").read_text())["implementations"][0]["verdicts"]
     assert (only["scenario"], only["status"], only["disagreement"]["expected"]) == (attack["scenario"], "failed", attack["disagreement"]["expected"])
 
 
@@ -105,7 +102,7 @@ def test_an_implementation_that_fails_start_exits_2_without_a_traceback():
 
 @pytest.mark.parametrize("arguments, problem", [
     ([], "name an implementation"),
-    (["--builtin", "nope"], "no such built-in"),
+    (["--builtin", "nope"], "'nope' is not a built-in"),
     (["--builtin", "reference", "--rules", "adr-999"], "--rules 'adr-999' is not a rule version"),
     (["--builtin", "reference", "--kinds", "email"], "--kinds email"),
     (["--builtin", "reference", "--report", "pdf"], "pdf"),

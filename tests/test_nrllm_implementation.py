@@ -6,6 +6,7 @@ checkout of nr-llm; without them verify reports the built-in unavailable.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -100,3 +101,17 @@ def test_without_php_verify_all_reports_nrllm_unavailable_and_passes(monkeypatch
     together = CliRunner().invoke(main, ["verify", "--builtin", "all", "--examples", "0"])
     assert together.exit_code == 0, together.output
     assert "nr-llm is unavailable: php is not on PATH" in together.output
+
+
+def test_a_checkout_is_available_only_with_what_the_php_program_loads_it_by(tmp_path):
+    from gateproof.conformance.implementations import _nrllm_checkout_problem
+
+    gate = tmp_path / "Classes" / "Service" / "Context" / "InputContextTrustGate.php"
+    gate.parent.mkdir(parents=True)
+    gate.write_text("<?php\n")
+    # nr-llm's classes without its composer.json: the program would refuse it at start, so it is unavailable, not started.
+    assert "no composer.json naming netresearch/nr-llm" in _nrllm_checkout_problem(str(tmp_path))
+    (tmp_path / "composer.json").write_text(json.dumps({"name": "netresearch/nr-llm", "autoload": {"psr-4": {"Netresearch\\NrLlm\\": "Source/"}}}))
+    assert "maps Netresearch\\NrLlm\\Service\\Context\\InputContextTrustGate to no file" in _nrllm_checkout_problem(str(tmp_path))
+    (tmp_path / "composer.json").write_text(json.dumps({"name": "netresearch/nr-llm", "autoload": {"psr-4": {"Netresearch\\NrLlm\\": "Classes/"}}}))
+    assert _nrllm_checkout_problem(str(tmp_path)) is None

@@ -22,9 +22,11 @@ def in_tmp(tmp_path, monkeypatch):
 
 
 def refused(result, option: str, problem: str) -> None:
+    """One line on stderr naming the option and the problem, as every command says a bad value; exit status 2."""
     assert result.exit_code == 2, result.output
-    assert isinstance(result.exception, SystemExit)  # click's usage error, not a traceback
-    assert f"Invalid value for '{option}'" in result.stderr and problem in result.stderr
+    assert isinstance(result.exception, SystemExit)  # a usage error, not a traceback
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"gateproof: error: {option} ") and problem in line, line
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e400"])
@@ -36,12 +38,12 @@ def test_a_timeout_that_is_not_a_finite_number_of_seconds_is_refused(command, va
 @pytest.mark.parametrize("value", ["0", "-1", "100000", "soon"])
 def test_a_timeout_out_of_range_or_not_a_number_is_refused(value):
     result = run("verify", "--builtin", "reference", "--examples", "0", "--timeout", value)
-    assert result.exit_code == 2 and "Invalid value for '--timeout'" in result.stderr
+    assert result.exit_code == 2 and result.stderr.startswith("gateproof: error: --timeout ") and len(result.stderr.splitlines()) == 1
 
 
 def test_checking_outputs_leaves_nothing_behind_when_the_command_then_fails(tmp_path):
     result = run("verify", "--builtin", "nope", "--out", "o/p", "--report", "json")
-    assert result.exit_code == 2 and "no such built-in" in result.stderr
+    assert result.exit_code == 2 and "is not a built-in" in result.stderr
     assert os.listdir(tmp_path) == []
 
 
@@ -99,3 +101,17 @@ def test_one_idea_is_spelled_one_way_in_every_command(command, spelled):
 def test_a_folder_named_otherwise_than_out_is_refused(command, other):
     result = run(command, other, "x")
     assert result.exit_code == 2 and f"No such option '{other}'" in result.output and "Traceback" not in result.output, result.output
+
+
+@pytest.mark.parametrize("command, option, closest", [
+    (["decide", "--rules", "lab-01", "-"], "--rules", "closest: lab-001"),
+    (["explain", "--rules", "lab-01", "-"], "--rules", "closest: lab-001"),
+    (["verify", "--rules", "lab-01", "--builtin", "reference"], "--rules", "closest: lab-001"),
+    (["verify", "--builtin", "nod"], "--builtin", "closest: node;"),
+    (["verify", "--builtin", "reference", "--compare", "vibes"], "--compare", "is not one of"),
+    (["prove", "--only", "I001", "--bound", "many"], "--bound", "is not a valid integer"),
+])
+def test_a_bad_option_value_is_one_line_in_every_command_with_the_closest_value(command, option, closest):
+    result = run(*command)
+    refused(result, option, closest)
+    assert "mutant:" not in result.stderr  # the closest names, never the whole list

@@ -6,6 +6,8 @@ a file, so a test reads back what hypothesis drew and in which order.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from plugin_helpers import ini, outside_ci, recorded
 
@@ -77,3 +79,13 @@ def test_in_ci_hypothesis_s_ci_profile_holds_derandomized_and_without_a_database
         record.unlink()
     assert runs[0] == runs[1] and len(runs[0]) == 40
     assert not (pytester.path / ".hypothesis" / "examples").exists()
+
+
+def test_sliced_searches_are_items_of_their_own_that_pytest_n_spreads_each_drawing_its_own_scenarios(pytester, record):
+    pytester.makeini(ini("gateways.recording_gateway:run", examples=40, gateproof_slices="4"))
+    collected = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-k", "generated", "--co", "-q")
+    assert [line for line in collected.outlines if "::generated::" in line] == [f"tox.ini::generated::lab-001.{n}of4" for n in range(1, 5)]
+    spread = _generated(pytester, "-n", "2", "--hypothesis-seed", "3", "--hypothesis-profile", "nodb")
+    spread.assert_outcomes(passed=4)
+    seen = [json.dumps(scenario, sort_keys=True) for scenario in recorded(record)]
+    assert len(seen) >= 8 and len(set(seen)) > len(seen) // 2  # under one seed the four slices still draw scenarios of their own

@@ -142,3 +142,32 @@ def test_errors_counted_but_not_kept_are_said_to_be_so():
     assert lines[0] == "raises: 8 errored runs; the 1 kept in results.jsonl are for 1 reason:"
     assert "    stderr: TypeError: 'NoneType' object is not subscriptable" in lines
     assert lines[-1].startswith("  7 more among the generated scenarios were counted, not kept")
+
+
+def test_a_search_stopped_at_its_disagreements_says_so_and_how_to_search_on(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from gateproof.conformance.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    arguments = ["verify", "--no-corpus", "--examples", "2000", "--rules", "lab-001", "--disagreements", "1", "--report", "markdown"]
+    result = CliRunner().invoke(main, [*arguments, "--", *fake("always_wrong")], catch_exceptions=False)
+    said = " ".join(result.output.split())
+    match = re.search(r"lab-001: generated (\d+) of 2000 scenarios: the search stopped once 1 distinct disagreement was found "
+                      r"\(--disagreements 1\); to search on, raise --disagreements, try another --seed", said)
+    assert result.exit_code == 1 and match, said
+    assert int(match.group(1)) < 2000
+    assert f"note: lab-001: generated {match.group(1)} of 2000" in (tmp_path / "gateproof-verify" / "report.md").read_text()
+
+
+def test_an_implementation_that_never_started_is_labelled_so_not_non_conformant(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from gateproof.conformance.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["verify", "--examples", "0", "--report", "json", "--report", "html", "--", *fake("fail_on_start")])
+    [row] = json.loads((tmp_path / "gateproof-verify" / "report.json").read_text())["implementations"]
+    assert result.exit_code == 2 and row["verdict"] == "DID NOT START"
+    assert "DID NOT START" in result.output and "NOT CONFORMANT" not in result.output
+    assert "NOT CONFORMANT" not in (tmp_path / "gateproof-verify" / "report.html").read_text()

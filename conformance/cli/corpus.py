@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..corpus.build import rebuild
-from ..harness.corpus import export_corpus
+from ..harness.corpus import export_corpus, export_scenarios
 from .options import writable_folder
 
 
@@ -25,7 +25,9 @@ def build() -> None:
 
 @corpus.command()
 @click.argument("directory", type=click.Path(file_okay=False), callback=writable_folder)
-def export(directory: str) -> None:
-    """Write the corpus under DIRECTORY, one JSON file per family, for runners in any language."""
-    written = export_corpus(Path(directory))
+@click.option("--one-per-file", is_flag=True,
+              help="Write each case's scenario alone, as DIRECTORY/FAMILY/ID.json: a file decide, explain and verify --replay take as it is.")
+def export(directory: str, one_per_file: bool) -> None:
+    """Write the corpus under DIRECTORY, one JSON file per family (cases with their expected outcomes), for runners in any language."""
+    written = (export_scenarios if one_per_file else export_corpus)(Path(directory))
     click.echo(f"wrote {len(written)} files under {directory}")

@@ -10,6 +10,8 @@ import importlib
 
 import click
 
+from .options import fail
+
 #: Each command's module, loaded only when the command runs: verify, prove and
 #: diff bring in the prover, hypothesis and the harness, which ``decide`` never
 #: needs and whose import alone would cost a bulk run more than a thousand decisions.
@@ -36,6 +38,25 @@ class CommandGroup(click.Group):
         if name in LAZY_COMMANDS:
             return getattr(importlib.import_module(LAZY_COMMANDS[name]), name)
         return super().get_command(ctx, name)
+
+    def invoke(self, ctx: click.Context):
+        """Run the command; a bad option value is one line naming the option and the problem, as every command's own checks say it."""
+        try:
+            return super().invoke(ctx)
+        except click.BadParameter as error:
+            fail(bad_value_line(error))
+
+
+def bad_value_line(error: click.BadParameter) -> str:
+    """``--rules 'lab-01' is not a rule version …``: the option as typed, then click's message of the problem."""
+    param = error.param
+    if error.param_hint is not None:
+        named = error.param_hint if isinstance(error.param_hint, str) else " / ".join(error.param_hint)
+    elif isinstance(param, click.Option) and param.opts:
+        named = max(param.opts, key=len)
+    else:
+        named = param.human_readable_name if param is not None else "a value"
+    return f"{named} {error.message}"
 
 
 @click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})

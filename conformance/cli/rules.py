@@ -1,6 +1,7 @@
 """``gateproof rules``: the rules as adr/ states them, looked up by the ids the other commands print.
 
-``gateproof rules C144.9`` prints one entry, ``gateproof rules`` lists every
+``gateproof rules C144.9`` prints one entry, ``gateproof rules C144`` lists
+the rules C144.*, ``gateproof rules`` lists every
 id with its title, and ``gateproof rules --versions`` lists what ``--rules``
 accepts: the rule versions and the deliberately wrong variants.
 """
@@ -78,7 +79,8 @@ def wrapped_row(name: str, what: str, width: int) -> list[str]:
 @click.argument("rule_ids", nargs=-1, metavar="[ID]...")
 @click.option("--versions", is_flag=True, help="List the rule versions and wrong variants that --rules accepts.")
 def rules(rule_ids: tuple[str, ...], versions: bool) -> None:
-    """Print each rule ID as adr/ states it (e.g. C144.9 G001.15), in the order given; with no ID, list every rule id with its title.
+    """Print each rule ID as adr/ states it (e.g. C144.9 G001.15), in the order given; a prefix (C144, G001) lists its rules with their
+    titles; with no ID, list every rule id with its title.
 
     Exit status 0, or 2 for an unknown id (then nothing is printed).
     """
@@ -92,8 +94,17 @@ def rules(rule_ids: tuple[str, ...], versions: bool) -> None:
     found = []
     for rule_id in rule_ids:
         entry = entries.get(rule_id) or entries.get(rule_id.upper())
-        if entry is None:
+        family = [e for key, e in entries.items() if key.upper().startswith(rule_id.upper() + ".")]
+        if entry is None and not family:
             click.echo(f"gateproof: error: {unknown_name_message('a rule id', rule_id, entries, 'gateproof rules')}", err=True)
             sys.exit(USAGE_ERROR)
-        found.append(entry)
-    click.echo("\n\n".join(map(entry_text, found)))
+        found.append(entry_text(entry) if entry is not None else family_text(rule_id.upper(), family))
+    click.echo("\n\n".join(found))
+
+
+def family_text(prefix: str, family: list[Entry]) -> str:
+    """The rules whose ids begin ``prefix.`` (``C144``: C144.1, C144.2 and on), each with its title, and how to print one's text."""
+    width = max(len(entry.id) for entry in family)
+    lines = [f"{prefix}.* — {len(family)} rules, in {', '.join(dict.fromkeys(entry.file for entry in family))}"]
+    lines += [f"  {entry.id:<{width}}  {entry.title}" for entry in family]
+    return "\n".join(lines + [f"gateproof rules {family[0].id} prints one rule's text."])

@@ -22,11 +22,11 @@ from ..harness.environment import VariableError, implementation_environment, new
 from ..harness.expectations import CAUGHT, CONFORMANT, is_met
 from ..harness.inputs import InputError, read_json
 from ..harness.known import read_known
-from ..harness.paths import FolderHeld, WriteFailed, hold_folder
+from ..harness.paths import FolderHeld, WriteFailed, as_typed_here, hold_folder
 from ..harness.channel import end_every_group, end_groups_on_signals
 from ..harness.process import DEFAULT_START_TIMEOUT, StartFailed
 from ..harness.protocol import ProtocolError
-from ..harness.results import Tally
+from ..harness.results import NOT_STARTED, Tally
 from ..harness.shards import parse_shard
 from ..implementations import BRIDGE_MODULE, BUILTINS, GROUPS, is_mutant, python_module, unavailable, with_bridge_timeouts
 from ..mcp.refusals import MapError, read_refusal_map
@@ -62,7 +62,8 @@ def mcp_bridged(transport: str, map_path: str | None, command: tuple[str, ...]) 
         fail(str(error))
     mapped = () if map_path is None else ("--map", str(Path(map_path).absolute()))
     argv = python_module(BRIDGE_MODULE, "--mcp", transport, *mapped, "--", *command)
-    return argv, ("--mcp", transport, *(() if map_path is None else ("--mcp-map", map_path)), "--", *command)
+    mapped_as_given = () if map_path is None else ("--mcp-map", as_typed_here(map_path))
+    return argv, ("--mcp", transport, *mapped_as_given, "--", *map(as_typed_here, command))
 
 
 def chosen_implementations(builtins: tuple[str, ...], command: tuple[str, ...], bridged: tuple | None = None) -> list[tuple[str | None, tuple[str, ...], tuple[str, ...]]]:
@@ -72,7 +73,7 @@ def chosen_implementations(builtins: tuple[str, ...], command: tuple[str, ...], 
     names = list(dict.fromkeys(name for given in builtins for name in GROUPS.get(given, (given,))))
     unknown = [n for n in names if n not in BUILTINS]
     if unknown:
-        fail(f"--builtin {unknown[0]}: no such built-in; choose from {', '.join(GROUPS)}, {', '.join(BUILTINS)}")
+        fail(f"--builtin {unknown_name_message('a built-in', unknown[0], [*GROUPS, *BUILTINS], 'gateproof verify --list-builtins')}")
     missing = [(n, unavailable(n)) for n in names if unavailable(n) and not set(GROUPS) & set(builtins)]
     if missing:
         fail(f"--builtin {missing[0][0]}: cannot be run here: {missing[0][1]}")
@@ -80,7 +81,7 @@ def chosen_implementations(builtins: tuple[str, ...], command: tuple[str, ...], 
     if bridged is not None:
         chosen.append((None, *bridged))
     elif command:
-        chosen.append((None, command, ("--", *command)))
+        chosen.append((None, command, ("--", *map(as_typed_here, command))))
     if not chosen:
         fail("name an implementation: --builtin NAME, or its command after --")
     return chosen
@@ -134,7 +135,7 @@ def run_campaign(name, argv, naming, campaign: CampaignSettings, replays, corpus
     try:
         run.start()
     except StartFailed as error:  # said once, below the campaign's disagreements
-        return Tally(name or shlex.join(argv), lost=f"did not start: {error}"), False
+        return Tally(name or shlex.join(map(as_typed_here, argv)), lost=f"{NOT_STARTED}: {error}"), False
     if not replays:
         progress.update(task, total=run.planned(corpus))
     try:

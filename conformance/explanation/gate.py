@@ -60,6 +60,9 @@ def tags_applied(world, configuration) -> list[Applied]:
                     {"snippet_tags": configuration.snippet_tags, "collation": world.collation}, found)]
 
 
+LADDER = "C094.1"  # six data classes, strictly ranked: what "stricter" in the fold means
+
+
 def _why(previous, source: Source, took: bool) -> str:
     """Why the running result changed or stayed, read from what the fold did, right rules or wrong."""
     if source.data_class is None:
@@ -68,11 +71,13 @@ def _why(previous, source: Source, took: bool) -> str:
         return "first declaration: takes over" if took else "first declaration, yet the result stays undeclared"
     rank = source.data_class.rank
     running = lattice.rank_of(previous.data_class)
+    above = "above" if rank > running else "below"  # the ladder of C094.1 ranks the classes: say where each stands on it
+    ranked = f"on the ladder of {LADDER} ({source.data_class.value} {above} {previous.data_class.value})"
     if rank > running:
-        return "stricter: takes over" if took else "stricter, yet the running result stays"
+        return f"stricter {ranked}: takes over" if took else f"stricter {ranked}, yet the running result stays"
     if rank == running:
         return "equally strict: the later source takes over" if took else "equally strict: the earlier source stays"
-    return "less strict, yet it takes over" if took else "less strict: the running result stays"
+    return f"less strict {ranked}, yet it takes over" if took else f"less strict {ranked}: the running result stays"
 
 
 def running_folds(sources: tuple[Source, ...]) -> list[tuple[fold.Classification, bool]]:
@@ -92,7 +97,7 @@ def fold_applied(sources: tuple[Source, ...]) -> Applied:
     width = max((len(state) for state, _ in states), default=0)
     lines = [f"after {i}: {state:<{width}}  ({why})" for i, (state, why) in enumerate(states)]
     result = {"class": class_value(previous.data_class), "source": previous.source, "running": running_results}
-    return Applied("fold", "fold: strictest declared class wins, the later source wins a tie", ("C144.9",),
+    return Applied("fold", "fold: strictest declared class wins, the later source wins a tie", ("C144.9", LADDER),
                    lines or ["(nothing to fold: undeclared)"], {"classes": [class_value(s.data_class) for s in sources]}, result)
 
 

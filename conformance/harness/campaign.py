@@ -25,7 +25,7 @@ from .corpus import CorpusCase
 from .expectations import RULES_OF_KIND, undecided
 from .hunt import Hunt, model_outcome
 from .known import KnownDivergence
-from .paths import WriteFailed, folder_within, is_disk_full, path_component, write_no_follow
+from .paths import WriteFailed, as_typed_here, folder_within, is_disk_full, path_component, write_no_follow
 from .process import ImplementationProcess, StartFailed
 from .process import DEFAULT_START_TIMEOUT
 from .protocol import Errored, RunReply, Started, scenario_rules
@@ -82,6 +82,14 @@ def started_with(campaign: CampaignSettings) -> dict[str, str] | None:
     return environment if campaign.marker is None else marked(environment, campaign.marker)
 
 
+def undeclared(scenario: dict, info: Started | None) -> str | None:
+    """What of a scenario the implementation does not declare in ``started``: its kind, else its rule version; None when both are."""
+    kind = scenario.get("kind", "ceiling")
+    if info is None or (kind in info.kinds and scenario_rules(scenario) in info.rules):
+        return None
+    return kind if kind not in info.kinds else scenario_rules(scenario)
+
+
 class Campaign:
     """One implementation driven through the corpus and generated scenarios."""
 
@@ -121,7 +129,7 @@ class Campaign:
         return verdict
 
     def _saved(self, verdict: Verdict) -> Verdict:
-        """The verdict with its scenario written as a replayable file and the command that replays it, from any folder (the path is absolute)."""
+        """The verdict with its scenario written as a replayable file and the command that replays it, from the folder verify ran in."""
         path = self._written(verdict.scenario_id, verdict.disagreement.scenario)
         disagreement = evolve(verdict.disagreement, replay_path=str(path), replay_command=self.replay_command(path))
         return evolve(verdict, disagreement=disagreement)
@@ -132,6 +140,7 @@ class Campaign:
         return evolve(verdict, context={**verdict.context, "replay": self.replay_command(path)})
 
     def _written(self, scenario_id: str, scenario: dict) -> Path:
+        """Where the scenario is written, as a person types it in the working folder (``paths.as_typed_here``)."""
         directory = folder_within(self.settings.out, path_component(self.name))
         path = (directory / f"{path_component(scenario_id)}.json").absolute()
         try:
@@ -141,7 +150,7 @@ class Campaign:
                 raise  # noted, and the campaign goes on
             path.unlink(missing_ok=True)  # no part of a scenario is left to replay
             raise WriteFailed(path, error) from None
-        return path
+        return Path(as_typed_here(path))
 
     def replay_command(self, path: Path) -> str:
         """The command that runs the saved scenario again as this campaign ran it: the options first, the implementation last.
@@ -199,17 +208,23 @@ class Campaign:
             return verdict
         return evolve(verdict, status="nondeterministic", message="answered the same scenario differently twice")
 
+    def held(self, cases: list[CorpusCase]) -> list[CorpusCase]:
+        """The corpus cases this campaign runs: selected, of its shard, and of a kind and rule version the implementation declares."""
+        return [c for c in cases if is_selected(c.scenario, self.settings) and holds_case(self.settings.shard, c.id)
+                and not undeclared(c.scenario, self.tally.info)]
+
     def run_corpus(self, cases: list[CorpusCase]) -> None:
+        """The corpus cases held; those of a kind or rule version the implementation does not declare are counted in one note each."""
         chosen = [c for c in cases if is_selected(c.scenario, self.settings) and holds_case(self.settings.shard, c.id)]
-        self.run_known("corpus", [(c.family, c.rules, c.scenario, c.expected) for c in chosen])
+        self.tally.undeclared.update(filter(None, (undeclared(c.scenario, self.tally.info) for c in chosen)))
+        self.run_known("corpus", [(c.family, c.rules, c.scenario, c.expected) for c in self.held(chosen)])
 
     def run_replay(self, scenarios: list[dict]) -> None:
         self.run_known("replay", [("replay", (), s, model_outcome(s)) for s in scenarios])
 
     def planned(self, cases: list[CorpusCase]) -> int:
         """How many scenarios this campaign runs, once started: its corpus cases and its share of the generated ones."""
-        held = sum(is_selected(c.scenario, self.settings) and holds_case(self.settings.shard, c.id) for c in cases)
-        return held + sum(share(budget, self.settings.shard) for _, _, budget in budgets(self.settings, self.tally.info))
+        return len(self.held(cases)) + sum(share(budget, self.settings.shard) for _, _, budget in budgets(self.settings, self.tally.info))
 
     def run_generated(self) -> None:
         shared = budgets(self.settings, self.tally.info)
@@ -229,6 +244,7 @@ class Campaign:
         tally.restarts, tally.reordered = self.process.restarts, self.process.reordered
         tally.seconds = time.perf_counter() - self.began
         tally.notes += self.process.notes
+        tally.notes += [f"does not declare {what}: {count} corpus case{'s' * (count != 1)} not run" for what, count in tally.undeclared.items()]
         tally.notes += [f"skipped {count}: {reason}" for reason, count in tally.skipped_for.most_common()]
         tally.notes += filter(None, [undecided(tally)])
         self.process.close()

@@ -9,7 +9,8 @@ from attrs import frozen
 
 from ..corpus.build import CORPUS_ROOT
 from ..corpus.refusals import REFUSALS_FILE
-from .documents import parse_json
+from .documents import dumps_pretty, parse_json
+from .paths import path_component
 
 
 @frozen
@@ -45,5 +46,17 @@ def export_corpus(destination: Path, root: Path = CORPUS_ROOT) -> list[Path]:
         target = destination / path.relative_to(root)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target)
+        written.append(target)
+    return written
+
+
+def export_scenarios(destination: Path, root: Path = CORPUS_ROOT) -> list[Path]:
+    """Write each case's scenario alone as ``destination/FAMILY/ID.json``, a file ``decide``, ``explain`` and ``verify
+    --replay`` take as it is; the written paths. Repeated keys and large integers are written as the corpus holds them."""
+    written = []
+    for case in load_corpus(root):
+        target = destination / case.family / f"{path_component(case.id)}.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(dumps_pretty(case.scenario) + b"\n")
         written.append(target)
     return written

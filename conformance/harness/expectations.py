@@ -29,6 +29,7 @@ from .results import CUT_SHORT, Tally, Verdict, disagreeing
 CONFORMANT, CAUGHT = "conformant", "must be caught"
 #: The verdict on an implementation whose campaign was cut short, whatever it was expected to do: not enough was run to say.
 INCOMPLETE = "INCOMPLETE"
+DID_NOT_START = "DID NOT START"  # the verdict of an implementation that never answered start: not judged, so not non-conformant
 RULES_OF_KIND = {"ceiling": tuple(VERSIONS), "gateway": tuple(GATEWAY_VERSIONS)}
 
 
@@ -83,6 +84,8 @@ def is_met(tally: Tally, expected: str) -> bool:
 def verdict_text(tally: Tally, expected: str) -> str:
     if tally.unavailable:
         return "unavailable"
+    if tally.did_not_start():
+        return DID_NOT_START
     if tally.lost == CUT_SHORT:
         return INCOMPLETE
     if expected == CAUGHT:

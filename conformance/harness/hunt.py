@@ -22,6 +22,7 @@ place of one of another class answered before it.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
@@ -35,6 +36,7 @@ from .shared_worlds import WorldsReadOnce
 from .protocol import Outcome, RunReply
 from .compare import same_json
 from .results import MOST_ERRORS_KEPT, Disagreement, Verdict, judge
+from .documents import dumps
 from .severity import SECURITY, classify, severity_rank
 from .shards import dealt, share
 
@@ -60,6 +62,14 @@ def is_like(again: Verdict, kept: tuple) -> bool:
     if again.status != "failed":
         return False
     return again.disagreement.severity == SECURITY if kept[0] == SECURITY else identity(again) == kept
+
+
+def saved_name(version: str, shard_part: str, word: str, scenario: dict) -> str:
+    """The name a generated scenario is saved under: its rule version, what it shows (``disagreement``, ``error`` or
+    ``nondeterministic``) and a short hash of its content, so two saved scenarios never share a name or a file, and the same
+    scenario found again is saved under the same name."""
+    digest = hashlib.sha256(dumps({k: v for k, v in scenario.items() if k != "id"})).hexdigest()[:10]
+    return f"generated.{version.replace('+', '.')}{shard_part}.{word}-{digest}"
 
 
 def model_outcome(scenario: dict) -> dict:
@@ -134,6 +144,18 @@ class Hunt:
                     self.settle(verdict, reply)
                 else:
                     self.count_unkept(verdict)
+        if left > 0:
+            self.campaign.tally.notes.append(self.stopped_note(share(self.budget, settings.shard) - left, wanted))
+
+    def stopped_note(self, drawn: int, wanted: int) -> str:
+        """Why fewer scenarios were generated than asked, and how to search on."""
+        planned = share(self.budget, self.campaign.settings.shard)
+        if self.campaign.settings.exitfirst:
+            why, on = "at its first disagreement (--exitfirst)", "run without --exitfirst"
+        else:
+            why = f"once {wanted} distinct disagreement{'s were' if wanted != 1 else ' was'} found (--disagreements {wanted})"
+            on = "raise --disagreements, try another --seed, or declare those found in --known"
+        return f"{self.version}: generated {drawn} of {planned} scenarios: the search stopped {why}; to search on, {on}"
 
     def count_unkept(self, verdict: Verdict) -> None:
         """A failure counted, not kept: by its family and, for the summaries, by its class."""
@@ -159,7 +181,7 @@ class Hunt:
             elif verdict.status == "errored":
                 if verdict.message not in self.flagged and len(self.flagged) < MOST_ERRORS_KEPT:
                     self.flagged.add(verdict.message)
-                    c.record(verdict, scenario)
+                    c.record(*self.named(verdict, scenario, "error"))
                 else:
                     tally.unkept[self.family, "errored"] += 1
             elif identity(verdict) in self.found or any(identity(verdict) == identity(v) for v, _ in new):
@@ -174,7 +196,7 @@ class Hunt:
         kept = identity(verdict)
         self.found.add(kept)
         if not self.campaign.recurs(verdict.disagreement.scenario, reply, CONFIRMATIONS):
-            self.campaign.record(evolve(verdict, status="nondeterministic", message="answered the same scenario differently twice"))
+            self.campaign.record(self.named(unstable(verdict), verdict.disagreement.scenario, "nondeterministic")[0])
             return
         last: dict = {}
         deadline = time.monotonic() + REDUCTION_SECONDS
@@ -201,11 +223,20 @@ class Hunt:
         self.campaign.describe("")
         shrunk, first = (last["verdict"], last["reply"]) if last else (verdict, reply)
         if self.campaign.recurs(smallest, first, CONFIRMATIONS):
-            d = shrunk.disagreement
-            shard = self.campaign.settings.shard
-            part = f".shard{shard.index}of{shard.count}" if shard.count > 1 else ""
-            named = dict(smallest, id=f"generated.{self.version.replace('+', '.')}{part}.{len(self.found)}")
-            renamed = Disagreement(named, d.expected, d.actual, d.step, d.keys, severity=d.severity)
-            self.campaign.record(evolve(shrunk, scenario_id=named["id"], disagreement=renamed))
+            self.campaign.record(self.named(shrunk, smallest, "disagreement")[0])
         else:
-            self.campaign.record(evolve(shrunk, status="nondeterministic", message="answered the same scenario differently twice"))
+            self.campaign.record(self.named(unstable(shrunk), shrunk.disagreement.scenario, "nondeterministic")[0])
+
+    def named(self, verdict: Verdict, scenario: dict, word: str) -> tuple[Verdict, dict]:
+        """The verdict and its scenario under the name they are saved and reported by (``saved_name``)."""
+        shard = self.campaign.settings.shard
+        part = f".shard{shard.index}of{shard.count}" if shard.count > 1 else ""
+        named = dict(scenario, id=saved_name(self.version, part, word, scenario))
+        d = verdict.disagreement
+        if d is not None:
+            d = Disagreement(named, d.expected, d.actual, d.step, d.keys, severity=d.severity)
+        return evolve(verdict, scenario_id=named["id"], disagreement=d), named
+
+
+def unstable(verdict: Verdict) -> Verdict:
+    return evolve(verdict, status="nondeterministic", message="answered the same scenario differently twice")

@@ -153,3 +153,21 @@ def hold_folder(folder: Path) -> int:
     os.ftruncate(descriptor, 0)
     os.write(descriptor, f"{os.getpid()}\n".encode())
     return descriptor
+
+
+def as_typed_here(path: str | os.PathLike) -> str:
+    """``path`` as a person types it in the working folder: an absolute path inside that folder made relative to it (``./``
+    in front when it has no folder, so a shell does not look it up on ``PATH``), any other path as given.
+
+    Reports and printed command lines name files so, and hold no folder of the machine that wrote them: run from the folder
+    verify ran in (a CI runner's checkout), they run as printed.
+    """
+    text = os.fspath(path)
+    if not os.path.isabs(text):
+        return text
+    here = os.path.abspath(os.getcwd())
+    absolute = os.path.abspath(text)
+    if os.path.commonpath([here, absolute]) != here or absolute == here:
+        return text
+    relative = os.path.relpath(absolute, here)
+    return relative if os.sep in relative else f".{os.sep}{relative}"

@@ -28,6 +28,8 @@ MOST_ERRORS_KEPT = 20
 #: A first answer that decides its scenario: an outcome, whether or not it agrees.
 DECIDED = ("passed", "failed", "known")
 REASONS = 20  # distinct skip reasons counted apart; the rest are counted together
+#: How ``Tally.lost`` begins for an implementation that never answered start: it was not judged, so it is not non-conformant.
+NOT_STARTED = "did not start"
 
 
 @frozen
@@ -114,6 +116,7 @@ class Tally:
     asked: Counter = field(factory=Counter)  # kind -> scenarios sent (each once: retries, confirmations and reductions are not counted)
     decided: Counter = field(factory=Counter)  # kind -> of those, answered with an outcome
     skipped_for: Counter = field(factory=Counter)  # the reason a skip gave -> how many
+    undeclared: Counter = field(factory=Counter)  # a kind or rule version it does not declare -> corpus cases of it not sent
     unkept_severities: Counter = field(factory=Counter)  # severity -> failed generated scenarios counted, not kept
 
     def count_scenario(self, scenario: dict, status: str, message: str = "") -> None:
@@ -143,6 +146,9 @@ class Tally:
         counted.update(self.unkept_severities)
         found = {name: counted.get(name, 0) for name in SEVERITIES if name != OTHER}
         return {**found, OTHER: max(0, self.counts()["failed"] - sum(found.values()))}
+
+    def did_not_start(self) -> bool:
+        return self.lost is not None and self.lost.startswith(NOT_STARTED)
 
     def is_conformant(self) -> bool:
         counts = self.counts()

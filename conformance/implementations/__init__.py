@@ -17,6 +17,7 @@ They are named one by one or as ``mcp-all``; ``all`` is every other built-in.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -96,10 +97,29 @@ def unavailable(name: str) -> str | None:
     return None
 
 
+#: The class the nr-llm built-in needs first, and the package whose composer.json maps it to a file.
+NRLLM_GATE_CLASS = "Netresearch\\NrLlm\\Service\\Context\\InputContextTrustGate"
+NRLLM_PACKAGE = "netresearch/nr-llm"
+
+
 def _nrllm_checkout_problem(src: str) -> str | None:
-    """Why ``src`` is not an nr-llm checkout to load, or None."""
+    """Why ``src`` is not an nr-llm checkout the PHP program can load, or None.
+
+    It checks what ``nrllm/gateproof-nrllm.php`` needs before it loads a class: a
+    ``composer.json`` naming ``netresearch/nr-llm`` with a PSR-4 autoload map, and the
+    trust gate's class at the file that map gives it.
+    """
     if not src:
         return f"no nr-llm checkout named: set {NRLLM_SRC} to one"
-    if not (Path(src) / "Classes" / "Service" / "Context" / "InputContextTrustGate.php").is_file():
-        return f"{NRLLM_SRC}={src} is not a checkout of nr-llm (no Classes/Service/Context/InputContextTrustGate.php)"
+    try:
+        composer = json.loads((Path(src) / "composer.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        composer = None
+    autoload = composer.get("autoload", {}).get("psr-4") if isinstance(composer, dict) and isinstance(composer.get("autoload"), dict) else None
+    if not isinstance(composer, dict) or composer.get("name") != NRLLM_PACKAGE or not isinstance(autoload, dict):
+        return f"{NRLLM_SRC}={src} is not a checkout of nr-llm (no composer.json naming {NRLLM_PACKAGE} with a PSR-4 autoload map)"
+    files = [Path(src) / str(directory).rstrip("/") / (NRLLM_GATE_CLASS[len(prefix):].replace("\\", "/") + ".php")
+             for prefix, directory in autoload.items() if NRLLM_GATE_CLASS.startswith(prefix)]
+    if not any(file.is_file() for file in files):
+        return f"{NRLLM_SRC}={src} is not a checkout of nr-llm (its composer.json maps {NRLLM_GATE_CLASS} to no file)"
     return None

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from attrs import evolve
 
+from ..harness.difference import differences
 from ..harness.documents import dumps_pretty
 from ..reports.escape import visible
 from ..reports.failure import failure_lines
@@ -60,15 +61,20 @@ def scenario_lines(scenario: dict, heading: str) -> list[str]:
     return [f"  {heading}:", *("    " + line for line in dumps_pretty(scenario).decode().splitlines())]
 
 
-def failure_text(found: Found, settings: PluginSettings, saved: Path | None, directory: Path, width: int, heading: str) -> str:
-    """The whole text of one failure: what differs, field by field with its rules, the scenario, and how to run it again.
+def failure_text(found: Found, settings: PluginSettings, saved: Path | None, directory: Path, width: int, heading: str,
+                 detail: str = "long") -> str:
+    """One failure as ``--tb`` asks: ``line``, one line naming where it differs; ``short``, what differs field by field with
+    its rules and how to run it again; ``long`` (and every other style), that with the model's explanation and the scenario.
 
     What the gateway wrote is shown with its control and bidirectional characters as escapes (``reports/escape.py``).
     """
     command = replay_command(settings, saved, directory) if saved is not None else None
+    if detail == "line":
+        return one_line(found, settings)
     if found.raised is not None:
         error = found.raised.error
-        lines = [f"{settings.target} raised {type(error).__name__}: {error}", *scenario_lines(found.scenario, heading)]
+        lines = [f"{settings.target} raised {type(error).__name__}: {error}"]
+        lines += scenario_lines(found.scenario, heading) if detail != "short" else []
         if command:
             lines.append(f"  replay:  {command}")
         return visible("\n".join(lines))
@@ -76,8 +82,24 @@ def failure_text(found: Found, settings: PluginSettings, saved: Path | None, dir
     if verdict.disagreement is not None:
         shown = shown_path(saved, directory) if saved is not None else None
         verdict = evolve(verdict, disagreement=evolve(verdict.disagreement, replay_path=shown, replay_command=command))
-    lines = failure_lines(verdict, width)
+    lines = failure_lines(verdict, width, explained=detail != "short")
     if verdict.disagreement is None and command:
         lines.append(f"  replay:  {command}")
+    if detail == "short":
+        return visible("\n".join(lines))
     at = next((n for n, line in enumerate(lines) if line.startswith("  replay:")), len(lines))
     return visible("\n".join(lines[:at] + scenario_lines(found.scenario, heading) + lines[at:]))
+
+
+def one_line(found: Found, settings: PluginSettings) -> str:
+    """The failure in one line: the scenario, and where it differs or what the gateway raised."""
+    if found.raised is not None:
+        error = found.raised.error
+        return visible(f"{found.scenario.get('id', '')}: {settings.target} raised {type(error).__name__}: {error}".splitlines()[0])
+    verdict = found.verdict
+    d = verdict.disagreement
+    if d is None:
+        return visible(f"{verdict.scenario_id}: {verdict.message}".splitlines()[0])
+    leaves = differences(d.expected, d.actual)
+    paths = ", ".join(leaf.path for leaf in leaves[:3]) + (f" and {len(leaves) - 3} more" if len(leaves) > 3 else "")
+    return visible(f"{verdict.scenario_id}: differs in {paths}")

@@ -10,6 +10,7 @@ command line::
     gateproof_kinds = "gateway"          # what it implements: ceiling, gateway or both (the default)
     gateproof_rules = "lab-001"          # the rule versions it implements; default the latest of each kind
     gateproof_examples = "200"           # generated scenarios in all, shared among the rule versions; default 100
+    gateproof_slices = "4"               # each rule version's search as 4 items, for pytest -n; default 1
 
     pytest                               # the project's own tests and gateproof's
     pytest pyproject.toml                # gateproof's alone: they are collected from the ini file
@@ -48,6 +49,8 @@ def pytest_addoption(parser) -> None:
                     help="The command starts an MCP server, reached over stdio or its streamable HTTP URL (MCP.md).")
     group.addoption("--gateproof-examples", dest="gateproof_examples", metavar="N",
                     help="Generated scenarios in all, shared among the rule versions (as verify's --examples).")
+    group.addoption("--gateproof-slices", dest="gateproof_slices", metavar="N",
+                    help="Split each rule version's generated search into N items, each a share of its scenarios, so pytest -n spreads them.")
     group.addoption("--gateproof-replay", dest="gateproof_replay", action="append", metavar="FILE",
                     help="Run this saved scenario alone (repeatable), instead of the corpus and generated scenarios.")
     parser.addini("gateproof_implementation", "module:function deciding a scenario document, to run the gateproof corpus against", default="")
@@ -55,6 +58,7 @@ def pytest_addoption(parser) -> None:
     parser.addini("gateproof_mcp", "stdio or a URL: gateproof_command starts an MCP server, reached so (conformance/MCP.md)", default="")
     parser.addini("gateproof_kinds", "scenario kinds it implements: ceiling, gateway (default both)", default="")
     parser.addini("gateproof_rules", "rule versions it implements (default the latest of each kind)", default="")
+    parser.addini("gateproof_slices", "items each rule version's generated search is split into, for pytest -n (default 1)", default="1")
     parser.addini("gateproof_examples", f"generated scenarios in all, shared among the rule versions (default {DEFAULT_EXAMPLES})",
                   default=str(DEFAULT_EXAMPLES))
 

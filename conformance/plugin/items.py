@@ -69,8 +69,15 @@ class Group(pytest.Collector):
         if self.name == "corpus":
             return [CorpusItem.from_parent(self, name=case.id, case=case) for case in load_corpus()
                     if case.scenario.get("kind", "ceiling") in s.kinds and scenario_rules(case.scenario) in s.rules]
-        return [GeneratedItem.from_parent(self, name=version, kind=kind, version=version, share=share)
-                for kind, version, share in s.shares() if share]
+        return [GeneratedItem.from_parent(self, name=name, kind=kind, version=version, share=part, index=index)
+                for kind, version, share in s.shares() for index, (name, part) in enumerate(sliced(version, share, s.slices)) if part]
+
+
+def sliced(version: str, share: int, slices: int) -> list[tuple[str, int]]:
+    """(item name, scenarios) of each slice of a rule version's search: ``lab-001`` whole, or ``lab-001.1of4`` to ``lab-001.4of4``."""
+    if slices == 1:
+        return [(version, share)]
+    return [(f"{version}.{n + 1}of{slices}", share // slices + (n < share % slices)) for n in range(slices)]
 
 
 class GateproofItem(pytest.Item):
@@ -83,19 +90,25 @@ class GateproofItem(pytest.Item):
         """Fail with the whole story; the scenario is saved for the replay command unless it came from ``saved``."""
         saved = saved or save(found, (self.parent.name, self.name), self.settings)
         width = max(60, self.config.get_terminal_writer().fullwidth - 4)
-        text = failure_text(found, self.settings, saved, self.config.invocation_params.dir, width, heading)
+        text = failure_text(found, self.settings, saved, self.config.invocation_params.dir, width, heading, self.tbstyle())
         raise Failure(text, found.raised.error if found.raised is not None else None)
+
+    def tbstyle(self) -> str:
+        """``--tb``: ``line``, ``short``, or anything else for the whole story."""
+        return self.config.getoption("tbstyle", "auto") or "auto"
 
     def repr_failure(self, excinfo, style=None):
         if not isinstance(excinfo.value, Failure):
             return super().repr_failure(excinfo, style)
         failure = excinfo.value
+        if self.tbstyle() == "line":  # pytest prints the crash line alone; the representation adds nothing to it
+            return ReprExceptionInfo(reprtraceback=ReprTraceback([], None, "line"), reprcrash=ReprFileLocation(str(self.path), 0, failure.text))
         if failure.raised is None:
             return whole_text(failure.text, self.path)
         # The gateway's own frames first: the plugin's and pytest's are trimmed away.
         raised = pytest.ExceptionInfo.from_exception(failure.raised)
         raised.traceback = raised.traceback.filter(lambda entry: PLUGIN_DIR not in Path(entry.path).parents)
-        representation = self._repr_failure_py(raised, style or "long")
+        representation = self._repr_failure_py(raised, style or ("short" if self.tbstyle() == "short" else "long"))
         representation.addsection("gateproof", failure.text)
         return representation
 
@@ -128,10 +141,13 @@ class ReplayItem(GateproofItem):
 
 
 class GeneratedItem(GateproofItem):
-    def __init__(self, *, kind: str, version: str, share: int, **kwargs):
+    def __init__(self, *, kind: str, version: str, share: int, index: int = 0, **kwargs):
         super().__init__(**kwargs)
         key = f"{self.nodeid}\0{self.settings.target}".encode()
-        self.search = Search(self.settings.target, self.settings.run, kind, version, share, key)
+        # Under --hypothesis-seed every slice would draw the same scenarios: each draws from the seed and its own index.
+        forced = self.config.getoption("hypothesis_seed", None)
+        seed = None if forced is None or self.settings.slices == 1 else f"{forced}/{index}"
+        self.search = Search(self.settings.target, self.settings.run, kind, version, share, key, seed)
         self.obj = self.search.test  # what hypothesis's pytest plugin looks at for its statistics and reporting
 
     def runtest(self) -> None:

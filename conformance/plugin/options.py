@@ -44,6 +44,7 @@ class PluginSettings:
     from_command_line: bool  # whether the target came from the command line, so a replay command must name it again
     replays: tuple[tuple[Path, dict], ...] = ()  # saved scenarios to run alone, each with its path
     naming: tuple[str, ...] = ()  # the options that name the implementation on the command line, when it came from there
+    slices: int = 1  # items each rule version's generated search is split into, so pytest -n spreads them
 
     def shares(self) -> list[tuple[str, str, int]]:
         """(kind, rule version, scenarios) for every rule version chosen; the examples divided as verify divides them."""
@@ -94,6 +95,15 @@ def _examples(config) -> int:
     text = str(text).strip() or str(DEFAULT_EXAMPLES)
     if not text.isascii() or not text.isdigit():
         raise pytest.UsageError(f"{setting}: {text!r} is not a whole number of generated scenarios; allowed: 0 or more")
+    return int(text)
+
+
+def _slices(config) -> int:
+    given = config.getoption("gateproof_slices")
+    setting, text = ("--gateproof-slices", given) if given is not None else ("gateproof_slices", config.getini("gateproof_slices"))
+    text = str(text).strip() or "1"
+    if not text.isascii() or not text.isdigit() or int(text) < 1:
+        raise pytest.UsageError(f"{setting}: {text!r} is not a whole number of items to split each search into; allowed: 1 or more")
     return int(text)
 
 
@@ -164,4 +174,4 @@ def read_settings(config) -> PluginSettings | None:
     kinds = tuple(kind for kind in kinds if any(version in rules for version in RULES_OF_KIND[kind]))
     examples = _examples(config)
     replays = tuple(_replay(Path(path)) for path in config.getoption("gateproof_replay") or ())
-    return PluginSettings(target, run, kinds, rules, examples, Path(config.inipath), given, replays, naming if given else ())
+    return PluginSettings(target, run, kinds, rules, examples, Path(config.inipath), given, replays, naming if given else (), _slices(config))

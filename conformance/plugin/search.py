@@ -12,11 +12,13 @@ bounded in candidates and in seconds, then run once more to confirm it.
 from __future__ import annotations
 
 import copy
+import math
 import time
 from typing import Callable
 
 from attrs import frozen
 from hypothesis import HealthCheck, Phase, assume, given, settings
+from hypothesis import seed as hypothesis_seed
 
 from gateproof.model.scenario import ScenarioError
 
@@ -64,6 +66,34 @@ def not_an_outcome(actual: object) -> str | None:
     return f"the gateway returned {type(actual).__name__}, not an outcome document (a dict with a results list)"
 
 
+MOST_DIGITS = 4300  # Python's own limit on an integer written as text: past it no JSON text can be written for it
+
+
+def not_json(value: object, path: str = "", above: tuple[int, ...] = ()) -> str | None:
+    """Where and what the first value JSON cannot carry is in ``value`` (a cycle, a set, bytes, a key not a string, an
+    integer too long to write, a float that is not finite), or None when JSON carries it all."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return None
+    if isinstance(value, int):
+        digits = len(str(abs(value))) if value.bit_length() < MOST_DIGITS * 3 else None
+        return None if digits is not None and digits <= MOST_DIGITS else f"{path}: an integer of {digits or 'more than ' + str(MOST_DIGITS)} digits"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{path}: {value!r}, which JSON has no number for"
+    if not isinstance(value, (dict, list, tuple)):
+        return f"{path}: bytes" if isinstance(value, (bytes, bytearray)) else f"{path}: a {type(value).__name__}"
+    if id(value) in above:
+        return f"{path}: a cycle, the value holding itself"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return f"{path}: the key {key!r} is an {type(key).__name__}, and JSON keys are strings"
+            found = not_json(item, f"{path}.{key}" if path else key, (*above, id(value)))
+            if found:
+                return found
+        return None
+    return next(filter(None, (not_json(item, f"{path}[{n}]", (*above, id(value))) for n, item in enumerate(value))), None)
+
+
 def check(name: str, family: str, run: Callable[[dict], dict], scenario: dict, expected: dict,
           pinned: tuple[str, ...] = ()) -> Found | None:
     """None when ``run`` gives the expected outcome, compared in full; what it found otherwise. ``run`` gets its own copy."""
@@ -74,6 +104,9 @@ def check(name: str, family: str, run: Callable[[dict], dict], scenario: dict, e
     except Exception as error:  # the gateway's failure is a finding, reported with its own traceback
         return Found(scenario, raised=GatewayRaised(scenario, error))
     problem = not_an_outcome(actual)
+    carried = not_json(actual) if problem is None else None
+    if carried is not None:
+        problem = f"the gateway returned a value JSON cannot carry: {carried}"
     if problem is not None:
         return Found(scenario, Verdict(name, "generated", family, scenario.get("id", ""), "failed", problem, pinned))
     verdict = judge(name, "generated", family, scenario, expected, Outcome(0, actual), "full", (), pinned, getattr(run, "unobservable", ()))
@@ -83,11 +116,13 @@ def check(name: str, family: str, run: Callable[[dict], dict], scenario: dict, e
 class Search:
     """Generated scenarios of one kind and rule version, drawn by hypothesis, until one disagrees."""
 
-    def __init__(self, name: str, run: Callable[[dict], dict], kind: str, version: str, examples: int, key: bytes):
+    def __init__(self, name: str, run: Callable[[dict], dict], kind: str, version: str, examples: int, key: bytes, seed: str | None = None):
         self.name, self.run, self.kind, self.version = name, run, kind, version
         self.family = f"generated/{version}"
         self.found: Found | None = None
         self.test = self._given(examples, key)
+        if seed is not None:
+            self.test = hypothesis_seed(seed)(self.test)
 
     def _given(self, examples: int, key: bytes):
         phases = [phase for phase in settings.default.phases if phase not in (Phase.shrink, Phase.explain)]

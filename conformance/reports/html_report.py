@@ -37,8 +37,8 @@ from .summary import counted_notes, matrix, summary_rows
 from .terminal import distinct_first, errors_by_reason
 
 TEMPLATE = "report.html.j2"
-VERDICT_CLASS = {"conformant": "ok", "caught": "caught", "NOT CONFORMANT": "bad", "MISSED": "bad", "NOTHING DECIDED": "bad", "INCOMPLETE": "na",
-                 "unavailable": "na"}
+VERDICT_CLASS = {"conformant": "ok", "caught": "caught", "NOT CONFORMANT": "bad", "MISSED": "bad", "NOTHING DECIDED": "bad", "DID NOT START": "bad",
+                 "INCOMPLETE": "na", "unavailable": "na"}
 
 
 def _finalize(value):

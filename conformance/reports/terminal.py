@@ -32,14 +32,15 @@ from ..harness.results import MOST_ERRORS_KEPT, Tally, Verdict
 from ..harness.severity import REFUSAL, SECURITY, SEVERITIES, severity_rank
 from .escape import UNSAFE
 from .failure import failure_lines, severity_note
-from .summary import severity_text, summary_rows
+from .summary import counted_notes, severity_text, summary_rows
 
 SHOWN = 3  # disagreements printed in full per implementation expected to conform
+NOTES_SHOWN = 3  # notes printed under the summary per implementation expected to conform
 MUTANTS_LISTED = 5  # up to this many caught mutants get a row of their own
 STDERR_LINES = 5
 REPLY_SHOWN = 300  # characters of a reply that broke the protocol; results.jsonl keeps more
 STYLE = {"conformant": "green", "caught": "cyan", "NOT CONFORMANT": "bold red", "MISSED": "bold red", "unavailable": "yellow",
-         "NOTHING DECIDED": "bold red", "INCOMPLETE": "yellow"}
+         "NOTHING DECIDED": "bold red", "INCOMPLETE": "yellow", "DID NOT START": "bold red"}
 COUNTED = ("passed", "failed", "known", "nondeterministic", "skipped", "errored")
 
 
@@ -217,6 +218,18 @@ def print_summary(tallies: list[Tally], out: Console, everything: bool = False) 
         if tally.lost and not tally.unavailable:
             out.print(Text(visible(f"{tally.name}: {tally.lost}"), style="bold red"))
     print_table(tallies, out, every_row=everything)
+    for tally in tallies:
+        if tally.expected != CAUGHT:
+            print_notes(tally, out, 10**9 if everything else NOTES_SHOWN)
+
+
+def print_notes(tally: Tally, out: Console, shown: int) -> None:
+    """An implementation's first notes: why fewer scenarios were generated than asked, what it does not declare, what it skipped."""
+    notes = counted_notes(tally)
+    for note in notes[:shown]:
+        out.print(Text(visible(f"{tally.name}: {note}")))
+    if len(notes) > shown:
+        out.print(Text(visible(f"{tally.name}: {len(notes) - shown} more notes: --verbose prints them, and the reports hold them")))
 
 
 def print_table(tallies: list[Tally], out: Console, every_row: bool = False) -> None:
@@ -227,3 +240,4 @@ def print_table(tallies: list[Tally], out: Console, every_row: bool = False) -> 
             out.print(Text(visible(f"{tally.name}: {survivors_note(tally.outlived)}"), style="bold red"))
         if tally.expected != CAUGHT and tally.counts()["failed"]:
             out.print(Text(visible(f"{tally.name}: {severity_text(tally)}"), style="bold red" if tally.severities()[SECURITY] else ""))
+
