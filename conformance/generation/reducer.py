@@ -22,15 +22,23 @@ class _Pair(int):
     """A step of a path into an object that writes a key twice (a ``RepeatedKeys``): the position of one of its pairs, which its key alone does not name."""
 
 
-def is_name(value: object) -> bool:
-    """A string with no whitespace: an id, a user, a tool, a tag. It is kept as it is, never shortened nor emptied: a
-    counterexample reads as a plausible case only with its names (a skill named ``""`` would read like a fault of its
-    own), so the empty string appears in one only where the scenario was drawn with it, where it is the point."""
-    return isinstance(value, str) and not any(character.isspace() for character in value)
+#: The fields that hold text (a record's content, a prompt, a description), which the reducer shortens. Every other
+#: string is a name (an id, a user, a skill, a tag, a name drawn with a space around it) and is kept as drawn: a
+#: counterexample reads as a plausible case only with its names (a skill named ``""`` would read like a fault of its
+#: own), so the empty string appears in one only where the scenario was drawn with it, where it is the point.
+TEXT_FIELDS = frozenset({"text", "content", "system_prompt", "system_prompt_override", "description", "note"})
+
+
+def _field(path: tuple, key) -> object:
+    """The name of the field a value stands in: its key, or for an item of a list the list's own key."""
+    if isinstance(key, str):
+        return key
+    named = [step for step in path if isinstance(step, str)]
+    return named[-1] if named else None
 
 
 def size(value: object) -> int:
-    """Every node of a JSON value; text (a string with whitespace) counts its length too, so shortening it is progress."""
+    """Every node of a JSON value; strings count their length too, so shortening text is progress."""
     if isinstance(value, RepeatedKeys):
         return 1 + sum(1 + size(v) for _, v in value.pairs)
     if isinstance(value, dict):
@@ -38,7 +46,7 @@ def size(value: object) -> int:
     if isinstance(value, list):
         return 1 + sum(size(v) for v in value)
     if isinstance(value, str):
-        return 1 + (0 if is_name(value) else len(value))
+        return 1 + len(value)
     return 1
 
 
@@ -90,6 +98,8 @@ def _deletions(document: dict) -> Iterator[dict]:
                 chunk //= 2
         else:
             for key in list(container):
+                if isinstance(container[key], str) and key not in TEXT_FIELDS:
+                    continue  # a name left out reads as "" (its default): kept as drawn
                 yield _replaced(document, path, {k: v for k, v in container.items() if k != key})
 
 
@@ -100,10 +110,10 @@ def _simplifications(document: dict) -> Iterator[dict]:
                 if value:
                     yield _replaced(document, path + (key,), [] if isinstance(value, list) else {})
                 continue
-            if is_name(value):
-                continue
-            if isinstance(value, str):  # text: its first half, still words, before nothing at all
-                yield _replaced(document, path + (key,), value[: len(value) // 2].rstrip())
+            if isinstance(value, str):
+                if _field(path, key) not in TEXT_FIELDS:
+                    continue  # a name
+                yield _replaced(document, path + (key,), value[: len(value) // 2].rstrip())  # text: its first half, still words
             for simpler in SIMPLER:
                 if type(simpler) is type(value) and simpler != value:
                     yield _replaced(document, path + (key,), simpler)
