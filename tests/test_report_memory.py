@@ -7,10 +7,11 @@ renders from that. Ratios only: no figure here depends on the machine.
 
 from __future__ import annotations
 
+import json
 import tracemalloc
 
 from gateproof.conformance.harness.results import Tally, Verdict
-from gateproof.conformance.reports.render import render_results
+from gateproof.conformance.reports.render import render_into, render_results
 from gateproof.conformance.reports.results_log import ResultLog
 from report_helpers import CASE, SETTINGS, verdict_of, wrong_export
 
@@ -66,3 +67,22 @@ def test_results_read_from_a_pipe_are_kept_whole_and_rendered(tmp_path):
     rendered = render_results(fifo, "json")
     writer.join(timeout=10)
     assert rendered == render_results(tmp_path / "campaign" / "results.jsonl", "json").replace(str(tmp_path / "campaign" / "results.jsonl"), str(fifo))
+
+
+def peak_written(results, report_format: str) -> int:
+    tracemalloc.start()
+    try:
+        render_into(results, report_format)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_the_json_report_of_four_times_the_records_is_written_in_about_the_same_memory(tmp_path):
+    """The JSON report lists every verdict, and is written a verdict at a time: its size grows, its writer's memory not."""
+    render_into(campaign_of(tmp_path / "warm", 100), "json")
+    small = peak_written(campaign_of(tmp_path / "small", 10_000), "json")
+    large = peak_written(campaign_of(tmp_path / "large", 40_000), "json")
+    written = json.loads((tmp_path / "large" / "report.json").read_text(encoding="utf-8"))
+    assert len(written["implementations"][0]["verdicts"]) == 40_000  # every verdict is in it
+    assert large < 2 * small, f"{large} bytes at its peak for 40,000 records against {small} for 10,000"

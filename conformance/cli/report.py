@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..harness.paths import WriteFailed, is_disk_full, write_whole
-from ..reports.render import FORMATS, render
+from ..reports.render import FORMATS, render_chunks
 from ..reports.results_log import ResultsError
 from .options import USAGE_ERROR, fail
 
@@ -52,13 +52,14 @@ def report(results: tuple[str, ...], report_format: str, output: str) -> None:
         fail(f"{error.filename}: cannot read ({error.strerror})")
     except ResultsError as error:
         fail(str(error))
-    text = render(campaign, report_format)
+    chunks = render_chunks(campaign, report_format)  # a JSON report is written a verdict at a time
     try:
         if target is None:
-            sys.stdout.write(text)
+            for chunk in chunks:
+                sys.stdout.write(chunk)
             sys.stdout.flush()
         else:
-            write_whole(target, [text.encode("utf-8")])  # whole or not at all: a full disk leaves no part of a report
+            write_whole(target, (chunk.encode("utf-8") for chunk in chunks))  # whole or not at all: a full disk leaves no part of a report
     except OSError as error:
         fail(f"standard output: cannot write: {'the disk is full' if is_disk_full(error) else error.strerror}")
     except WriteFailed as error:

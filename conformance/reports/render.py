@@ -7,12 +7,23 @@ here, from the file alone, so a report costs no campaign of its own.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterator
 
 from ..harness.paths import write_whole
 from .campaign import RecordedCampaign, read_campaign
 
 FORMATS = ("json", "junit", "markdown", "html")
 FILE_NAMES = {"json": "report.json", "junit": "report.junit.xml", "markdown": "report.md", "html": "report.html"}
+
+
+def render_chunks(campaign: RecordedCampaign, report_format: str) -> Iterator[str]:
+    """The report in pieces to write as they come: JSON a verdict at a time, the other formats whole."""
+    if report_format == "json":
+        from .json_report import json_chunks
+
+        yield from json_chunks(campaign)
+    else:
+        yield render(campaign, report_format)
 
 
 def render(campaign: RecordedCampaign, report_format: str) -> str:
@@ -38,5 +49,5 @@ def render_into(results: Path, report_format: str) -> Path:
     Raises ``WriteFailed`` naming the report when it cannot be written (a full disk): no part of it is left.
     """
     path = results.parent / FILE_NAMES[report_format]
-    write_whole(path, [render_results(results, report_format).encode("utf-8")])
+    write_whole(path, (chunk.encode("utf-8") for chunk in render_chunks(read_campaign(results), report_format)))
     return path
