@@ -101,8 +101,8 @@ raise RuntimeError("a fault of the harness")
     assert left_running(int(done.stdout)) == []
 
 
-@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT])
-def test_a_signal_to_verify_ends_the_implementation_and_everything_it_started(tmp_path, number):
+def signalled_verify(tmp_path, signals) -> tuple[subprocess.Popen, int, bytes]:
+    """verify driving the sleeper through the launcher, ``signals(verify)`` sent once all three are up: verify, the group, stderr."""
     command = [sys.executable, "-m", "gateproof.conformance.cli", "verify", "--examples", "0", "--timeout", "600",
                "--", *LAUNCHER, *fake("sleeper")]
     verify = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -110,12 +110,18 @@ def test_a_signal_to_verify_ends_the_implementation_and_everything_it_started(tm
         # The launcher is verify's child and leads the group; it, the sleeper and the sleeper's worker are all there.
         wait_for(lambda: any(len(group_members(child)) == 3 for child in children(verify.pid)))
         [group] = [child for child in children(verify.pid) if len(group_members(child)) == 3]
-        verify.send_signal(number)
+        signals(verify)
         _, stderr = verify.communicate(timeout=60)
     finally:
         if verify.poll() is None:
             verify.kill()
             verify.wait()
+    return verify, group, stderr
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_to_verify_ends_the_implementation_and_everything_it_started(tmp_path, number):
+    verify, group, stderr = signalled_verify(tmp_path, lambda verify: verify.send_signal(number))
     assert verify.returncode == 128 + number and b"Traceback" not in stderr
     assert left_running(group) == []
 
@@ -139,20 +145,12 @@ def test_every_fake_is_driven_to_the_end_with_no_process_left(name, groups):
 
 @pytest.mark.parametrize("gap", [0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.08])
 def test_a_second_ctrl_c_soon_after_the_first_still_ends_verify_with_130_and_its_implementation_stopped(tmp_path, gap):
-    command = [sys.executable, "-m", "gateproof.conformance.cli", "verify", "--examples", "0", "--timeout", "600",
-               "--", *LAUNCHER, *fake("sleeper")]
-    verify = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        wait_for(lambda: any(len(group_members(child)) == 3 for child in children(verify.pid)))
-        [group] = [child for child in children(verify.pid) if len(group_members(child)) == 3]
+    def twice(verify: subprocess.Popen) -> None:
         verify.send_signal(signal.SIGINT)
         time.sleep(gap)
         if verify.poll() is None:
             verify.send_signal(signal.SIGINT)
-        _, stderr = verify.communicate(timeout=60)
-    finally:
-        if verify.poll() is None:
-            verify.kill()
-            verify.wait()
+
+    verify, group, stderr = signalled_verify(tmp_path, twice)
     assert verify.returncode == 130 and b"Traceback" not in stderr, stderr.decode()
     assert left_running(group) == []

@@ -106,24 +106,30 @@ def test_a_bad_line_is_named_with_its_file(results, tmp_path):
     assert result.exit_code == 2 and f"{bad}: line 1: $: " in result.output
 
 
-def test_results_are_written_as_they_come_so_a_verify_killed_mid_campaign_still_renders_what_it_found(tmp_path):
-    """No end record, so the report says the campaign was cut short; every verdict written before the signal is in it."""
+def stopped_mid_campaign(tmp_path, builtin: str, verdicts: int, number: int) -> tuple[Path, int, bytes]:
+    """A verify of ``builtin`` sent signal ``number`` once ``verdicts`` verdicts are written: its results, exit status and stderr."""
     results = tmp_path / "out" / "results.jsonl"
-    verify = subprocess.Popen([GATEPROOF, "verify", "--builtin", "reference", "--examples", "100000", "--out", str(tmp_path / "out")],
-                              cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    verify = subprocess.Popen([GATEPROOF, "verify", "--builtin", builtin, "--examples", "100000", "--out", str(tmp_path / "out")],
+                              cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 600  # generous: only a verify that never writes a verdict runs into it
         while time.monotonic() < deadline and verify.poll() is None:
-            if results.is_file() and results.read_text().count('"record":"verdict"') >= 50:
+            if results.is_file() and results.read_text().count('"record":"verdict"') >= verdicts:
                 break
             time.sleep(0.2)
         assert verify.poll() is None, "verify ended before it was stopped"
-        verify.send_signal(signal.SIGTERM)
-        verify.wait(timeout=120)
+        verify.send_signal(number)
+        _, stderr = verify.communicate(timeout=120)
     finally:
         if verify.poll() is None:
             verify.kill()
             verify.wait()
+    return results, verify.returncode, stderr
+
+
+def test_results_are_written_as_they_come_so_a_verify_killed_mid_campaign_still_renders_what_it_found(tmp_path):
+    """No end record, so the report says the campaign was cut short; every verdict written before the signal is in it."""
+    results, _, _ = stopped_mid_campaign(tmp_path, "reference", 50, signal.SIGTERM)
     written = [json.loads(line) for line in results.read_text().splitlines() if line.endswith("}")]
     assert written[0]["record"] == "campaign" and all(r["record"] != "end" for r in written)
     result = report(str(results), "--format", "json")
@@ -137,23 +143,8 @@ def test_results_are_written_as_they_come_so_a_verify_killed_mid_campaign_still_
 
 def test_a_mutants_campaign_cut_short_by_ctrl_c_is_incomplete_not_a_verdict_on_the_mutant(tmp_path):
     """Stopped before its end, a mutant is neither caught nor missed, and never read as expected to conform."""
-    results = tmp_path / "out" / "results.jsonl"
-    verify = subprocess.Popen([GATEPROOF, "verify", "--builtin", "mutant:forced-ungated", "--examples", "100000", "--out", str(tmp_path / "out")],
-                              cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 600  # generous: only a verify that never writes a verdict runs into it
-        while time.monotonic() < deadline and verify.poll() is None:
-            if results.is_file() and results.read_text().count('"record":"verdict"') >= 20:
-                break
-            time.sleep(0.2)
-        assert verify.poll() is None, "verify ended before it was stopped"
-        verify.send_signal(signal.SIGINT)
-        _, stderr = verify.communicate(timeout=120)
-    finally:
-        if verify.poll() is None:
-            verify.kill()
-            verify.wait()
-    assert verify.returncode == 130 and b"Traceback" not in stderr
+    results, returncode, stderr = stopped_mid_campaign(tmp_path, "mutant:forced-ungated", 20, signal.SIGINT)
+    assert returncode == 130 and b"Traceback" not in stderr
     for report_format in ("json", "markdown"):
         result = report(str(results), "--format", report_format)
         assert result.exit_code == 2 and "cut short" in result.output

@@ -26,8 +26,7 @@ from .expectations import RULES_OF_KIND, undecided
 from .hunt import Hunt, model_outcome
 from .known import KnownDivergence
 from .paths import WriteFailed, as_typed_here, folder_within, is_disk_full, path_component, write_no_follow
-from .process import ImplementationProcess, StartFailed
-from .process import DEFAULT_START_TIMEOUT
+from .process import DEFAULT_START_TIMEOUT, ImplementationProcess, StartFailed
 from .protocol import Errored, RunReply, Started, scenario_rules
 from .results import Tally, Verdict, is_same_reply, judge
 from .shards import WHOLE, Shard, holds_case, share
