@@ -147,7 +147,8 @@ def lab_checks(call: GatewayCall, ops, facts=None, destination=None, no_extra=No
         ops.Not(has_extra(call, ops)) if no_extra is None else no_extra,
         ops.Not(has_missing(call, ops)), declared_values_ok(call, ops),
     )
-    authorization = authorization_checks(call.tool == EXPORT, facts_of_call(call) if facts is None else facts, destination, ops)
+    exporting = call.tool == EXPORT
+    authorization = authorization_checks(exporting, facts_of_call(call) if facts is None else facts, applied(((c, exporting) for c in destination), ops), ops)
     return (*shape, session_check(call.session_valid), *applied(authorization, ops))
 
 

@@ -10,20 +10,30 @@ records from it, and :func:`catalog_document` writes it back.
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import attrs
+import orjson
 from attrs import frozen
 
 from ..scenario.document import check_depth, check_repeated_keys, read_object
 from ..scenario.errors import ScenarioError
 from ..scenario.schema import validate
 from .catalog_checks import ANY_ROLE, SIDE_EFFECTS, CatalogError, check_catalog_semantics
-from .records import RateLimit
 
 CATALOG_VERSION = 1
 SHIPPED_DIR = Path(__file__).resolve().parent.parent / "catalogs"
+
+
+@frozen
+class RateLimit:
+    """At most ``calls`` calls per session in any ``window`` seconds (G002.4)."""
+
+    calls: int
+    window: int
+
+
 @frozen
 class ArgumentSpec:
     """One declared argument: its type and bounds, and whether a call must carry it."""
@@ -45,7 +55,13 @@ class RecordKind:
     name: str
     tenant: str
     assignees: str
+    collection: str | None = None
     description: str = ""
+
+    @property
+    def stored_as(self) -> str:
+        """S001.9: the key of a scenario's world holding records of this kind: ``collection``, or the kind's name and ``s``."""
+        return self.collection or f"{self.name}s"
 
 
 @frozen
@@ -101,7 +117,20 @@ class Catalog:
         """G001.1 over the catalog's ``tools[].name``: the declared tool of this name; None for any other name or any value that is not a string."""
         return next((tool for tool in self.tools if tool.name == name), None) if isinstance(name, str) else None
 
+    @property
+    def record_arguments(self) -> tuple[str, ...]:
+        """G001.15: the argument names that name a record (``tools[].record.argument``), each once, in the order the tools declare them."""
+        return tuple(dict.fromkeys(tool.record_argument for tool in self.tools))
 
+    @property
+    def destination_arguments(self) -> tuple[str, ...]:
+        """G001.15: the argument names that name a destination (``tools[].destination``), each once, in declaration order."""
+        return tuple(dict.fromkeys(tool.destination for tool in self.tools if tool.destination))
+
+    @property
+    def writes(self) -> bool:
+        """S001.10: whether a tool's effect is ``write``, and so whether a call's outcome lists its writes."""
+        return any(tool.effect == "write" for tool in self.tools)
 
 
 def _argument(fields: dict) -> ArgumentSpec:
@@ -146,7 +175,7 @@ def read_catalog(document: object) -> Catalog:
     limit = document.get("rate_limit")
     return Catalog(
         id=document["id"],
-        record_kinds=tuple(RecordKind(k["name"], k["tenant"], k["assignees"], k.get("description", "")) for k in document["record_kinds"]),
+        record_kinds=tuple(RecordKind(k["name"], k["tenant"], k["assignees"], k.get("collection"), k.get("description", "")) for k in document["record_kinds"]),
         tools=tuple(map(_tool, document["tools"])),
         rate_limit=None if limit is None else RateLimit(limit["calls"], limit["window"]),
         description=document.get("description", ""),
@@ -174,6 +203,16 @@ def catalog_document(catalog: Catalog) -> dict:
     if catalog.rate_limit is not None:
         document["rate_limit"] = {"calls": catalog.rate_limit.calls, "window": catalog.rate_limit.window}
     return document
+
+
+def read_catalog_cached(document: object) -> Catalog:
+    """:func:`read_catalog`, each distinct document read once: a campaign's scenarios carry one catalog many times."""
+    return _read_text(orjson.dumps(document, option=orjson.OPT_SORT_KEYS))
+
+
+@lru_cache(maxsize=64)
+def _read_text(text: bytes) -> Catalog:
+    return read_catalog(json.loads(text, object_pairs_hook=read_object))
 
 
 @cache

@@ -13,6 +13,11 @@ ANY_ROLE = "*"
 TEXT_TYPES = ("identifier", "string")
 NUMBER_TYPES = ("integer", "number")
 SIDE_EFFECTS = ("export", "write")
+#: S001.9: the keys of a gateway scenario's world that are not record collections, and the fields every stored record has.
+WORLD_TABLES = ("sessions", "destinations", "runbooks", "approvals", "rate_limit", "clock")
+RECORD_FIELDS = ("id", "content")
+#: The lab's collection, whose record fields the scenario schema fixes (S003.7).
+LAB_COLLECTION = ("cases", "tenant", "assignees")
 
 
 class CatalogError(ScenarioError):
@@ -33,11 +38,24 @@ def check_unique_names(items: list[dict], where: list, what: str) -> None:
 
 
 def check_record_kinds(kinds: list[dict]) -> None:
-    """S003.2: each record kind is declared once, and keeps its tenant and its assignees in two fields."""
+    """S003.2, S003.7: each record kind is declared once, keeps its tenant and its assignees in two fields of its own, and its records under a key
+    of the world no other kind and no other table uses; a kind stored as the lab's ``cases`` keeps the lab's field names."""
     check_unique_names(kinds, ["record_kinds"], "record kind")
+    stored: set[str] = set()
     for number, kind in enumerate(kinds):
+        where = ["record_kinds", number]
         if kind["tenant"] == kind["assignees"]:
-            _refuse(["record_kinds", number, "assignees"], f"the field {kind['tenant']!r} cannot hold both the tenant and the assignees")
+            _refuse([*where, "assignees"], f"the field {kind['tenant']!r} cannot hold both the tenant and the assignees")
+        for field in ("tenant", "assignees"):
+            if kind[field] in RECORD_FIELDS:
+                _refuse([*where, field], f"{kind[field]!r} is a field of every record; the {field} needs one of its own")
+        collection = kind.get("collection", kind["name"] + "s")
+        field = "collection" if "collection" in kind else "name"
+        if collection in WORLD_TABLES or collection in stored:
+            _refuse([*where, field], f"the world key {collection!r} is taken: a kind's records need a key of their own (set collection)")
+        if collection == LAB_COLLECTION[0] and (kind["tenant"], kind["assignees"]) != LAB_COLLECTION[1:]:
+            _refuse([*where, field], "records stored as 'cases' keep their tenant in 'tenant' and their assignees in 'assignees'")
+        stored.add(collection)
 
 
 def check_argument_bounds(argument: dict, where: list) -> None:

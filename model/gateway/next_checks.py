@@ -10,9 +10,9 @@ from __future__ import annotations
 from attrs import frozen
 
 from .arguments import Check, compute_canonical_arguments
-from .authorize import check_authorization, check_session
-from .lab import DESTINATION_ARGUMENT
-from .records import Approval, GatewayWorld, RateLimit, Session
+from .authorize import check_authorization, check_session, lookup_destination, needs_argument_approval
+from .catalog import ApprovalRule, CatalogTool, RateLimit
+from .records import Approval, GatewayWorld, Session
 
 
 @frozen
@@ -69,26 +69,37 @@ def is_unexpired(approval: Approval, now: int) -> bool:
     return now < approval.expires_at
 
 
-def check_next_destination(world: GatewayWorld, session: Session, tool: str, arguments: dict) -> tuple[Check, ...]:
-    """G002.5, G002.6: an internal destination passes; a configured external one only with an unexpired approval of this exact action.
+def check_next_action(world: GatewayWorld, session: Session, tool: CatalogTool, arguments: dict) -> tuple[Check, ...]:
+    """G001.8, G002.5, G002.6: an internal destination passes; a configured external one only where the tool declares an
+    ``external_destination`` approval, and then with an unexpired approval of this exact action, as any call that
+    needs one (an ``argument_above`` approval that applies) does.
 
-    The destination is the one ``tools[].destination`` names; the lab's export declares an approval ``when`` it is ``external_destination``.
+    The destination is the one ``tools[].destination`` names; the approvals are ``tools[].approvals``.
     """
-    destination = world.destination_index.get(arguments[DESTINATION_ARGUMENT])
-    if destination is None or destination.internal:
-        return (Check("G001.8", "destination_denied", destination is not None),)
-    approvals = [a for a in world.approvals if is_approval_for(a, session, tool, arguments)]
+    needed = needs_argument_approval(tool, arguments)
+    if tool.destination is not None:
+        destination = lookup_destination(world, tool, arguments)
+        external_allowed = ApprovalRule("external_destination") in tool.approvals
+        if destination is None or not (destination.internal or external_allowed):
+            return (Check("G001.8", "destination_denied", False),)
+        checks: tuple[Check, ...] = (Check("G001.8", "destination_denied", True),) if destination.internal else ()
+        needed = needed or not destination.internal
+    else:
+        checks = ()
+    if not needed:
+        return checks
+    approvals = [a for a in world.approvals if is_approval_for(a, session, tool.name, arguments)]
     found = Check("G002.5", "approval_required", bool(approvals))
     if not approvals:
-        return (found,)
+        return checks + (found,)
     live = any(is_unexpired(a, world.clock) for a in approvals)
-    return found, Check("G002.6", "approval_expired", live)
+    return checks + (found, Check("G002.6", "approval_expired", live))
 
 
-def recheck_at_write(world: GatewayWorld, session_id: str, tool: str, arguments: dict) -> tuple[Check, ...]:
+def recheck_at_write(world: GatewayWorld, session_id: str, tool: CatalogTool, arguments: dict) -> tuple[Check, ...]:
     """G002.1: at the moment of the write every condition is judged again on the state as it is then."""
     session = world.session_index[session_id]
     first = check_session(session)
     if not first.passed:
         return (first,)
-    return (first,) + check_authorization(world, session, tool, arguments, check_next_destination)
+    return (first,) + check_authorization(world, session, tool, arguments, check_next_action)

@@ -1,5 +1,6 @@
-"""What the gateway reads: the host-held sessions, stored cases and runbooks, the
-configured destinations, recorded approvals and the rate limit.
+"""What the gateway reads: the host-held sessions, stored records and runbooks, the
+configured destinations, recorded approvals, the rate limit and the catalog that
+declares the gateway's tools.
 
 None of it can be written by the model: a call's arguments only *name* records.
 """
@@ -10,6 +11,8 @@ from attrs import frozen
 
 from ..records import replaced
 from ..tables import Table, lookup_of, table_field
+from .catalog import Catalog, RateLimit
+from .lab import LAB_CATALOG
 
 
 @frozen
@@ -25,12 +28,16 @@ class Session:
 
 @frozen
 class Case:
-    """A stored case record; ``content`` is data to export, never an instruction or a fact to decide by."""
+    """A stored record of one of the catalog's ``record_kinds`` (the lab's cases); ``content`` is data to export, never an instruction or a fact to decide by.
+
+    No two records of a world share an id, whatever their kinds (S001.9).
+    """
 
     id: str
     tenant: str
     assignees: frozenset[str]
     content: str
+    kind: str = "case"
 
 
 @frozen
@@ -61,14 +68,6 @@ class Approval:
 
 
 @frozen
-class RateLimit:
-    """At most ``calls`` calls per session in any ``window`` seconds (G002.4)."""
-
-    calls: int
-    window: int
-
-
-@frozen
 class GatewayWorld:
     """One snapshot of everything the gateway may consult, and the current time.
 
@@ -85,11 +84,17 @@ class GatewayWorld:
     runbooks: Table = table_field("id")
     approvals: tuple[Approval, ...] = ()
     rate_limit: RateLimit | None = None
+    catalog: Catalog = LAB_CATALOG
 
     session_index = lookup_of("sessions")
     case_index = lookup_of("cases")
     destination_index = lookup_of("destinations")
     runbook_index = lookup_of("runbooks")
+
+    @property
+    def limit(self) -> RateLimit | None:
+        """G002.4: the rate limit the world configures, or else the one its catalog declares."""
+        return self.rate_limit if self.rate_limit is not None else self.catalog.rate_limit
 
     def with_case(self, case: Case) -> GatewayWorld:
         """The world with ``case`` in place of the stored case of its id, in the same position."""

@@ -10,11 +10,14 @@ from __future__ import annotations
 from attrs import frozen
 
 from ..records import replaced
-from ..scenario.errors import ScenarioError
+from ..scenario.errors import ScenarioError, join_path
 from .arguments import compute_canonical_arguments
+from .catalog import Catalog, CatalogError, RateLimit, RecordKind, read_catalog_cached
+from .catalog_checks import RECORD_FIELDS, WORLD_TABLES
 from .changes import AdvanceClock, EditCase, EditRunbook, ReassignCase, RemoveDestination, RevokeSession, apply_change
 from .gate import DEFAULT_GATEWAY_VERSION, GATEWAY_VERSIONS, Call, CallTrace, GatewayRules, GatewayState, decide_call
-from .records import Approval, Case, Destination, GatewayWorld, RateLimit, Runbook, Session
+from .lab import LAB_CATALOG
+from .records import Approval, Case, Destination, GatewayWorld, Runbook, Session
 
 FORMAT_VERSION = 1
 
@@ -28,22 +31,61 @@ class GatewayScenario:
     description: str = ""
 
 
-def _unique(records: list, where: str) -> None:
-    seen: set = set()
+def _unique(records: list, where: str, seen: set | None = None) -> None:
+    seen = set() if seen is None else seen
     for position, record in enumerate(records):
         if record["id"] in seen:
             raise ScenarioError(f"$.world.{where}[{position}].id", f"duplicate id {record['id']!r}")
         seen.add(record["id"])
 
 
-def read_gateway_world(fields: dict) -> GatewayWorld:
-    """S001.9: the gateway's stored records, each field a record leaves out at its default."""
-    for where in ("sessions", "cases", "destinations", "runbooks", "approvals"):
+def catalog_of(document: dict) -> Catalog:
+    """S001.9: the catalog a gateway scenario names inline in ``catalog``; the lab's when absent. An invalid one is a document error at ``$.catalog``."""
+    if "catalog" not in document:
+        return LAB_CATALOG
+    try:
+        return read_catalog_cached(document["catalog"])
+    except CatalogError as error:
+        raise ScenarioError(join_path(["catalog"]) + error.path[1:], error.problem) from None
+
+
+def _record(fields: dict, kind: RecordKind, where: str) -> Case:
+    """S001.9: one stored record of ``kind``: its id, its tenant and assignees in the fields the kind names, its content."""
+    for name in fields:
+        if name not in (*RECORD_FIELDS, kind.tenant, kind.assignees):
+            raise ScenarioError(f"{where}.{name}", f"unknown field: a {kind.name} holds id, {kind.tenant}, {kind.assignees} and content")
+    if not isinstance(fields.get(kind.tenant), str) or not fields[kind.tenant]:
+        raise ScenarioError(f"{where}.{kind.tenant}", f"required: the {kind.name}'s tenant, a non-empty string")
+    assignees = fields.get(kind.assignees, [])
+    if not (isinstance(assignees, list) and all(isinstance(user, str) and user for user in assignees)):
+        raise ScenarioError(f"{where}.{kind.assignees}", "not a list of non-empty strings")
+    if not isinstance(fields.get("content", ""), str):
+        raise ScenarioError(f"{where}.content", "not a string")
+    return Case(fields["id"], fields[kind.tenant], frozenset(assignees), fields.get("content", ""), kind.name)
+
+
+def read_records(fields: dict, catalog: Catalog) -> tuple[Case, ...]:
+    """S001.9: the stored records of every kind of the catalog, each under its kind's key (``record_kinds[].collection``), no id twice."""
+    kinds = {kind.stored_as: kind for kind in catalog.record_kinds}
+    for key in fields:
+        if key not in WORLD_TABLES and key not in kinds:
+            raise ScenarioError(f"$.world.{key}", f"unknown field: the catalog {catalog.id!r} stores no records as {key!r}")
+    seen: set = set()
+    records = []
+    for key, kind in kinds.items():
+        _unique(fields.get(key, []), key, seen)
+        records += [_record(record, kind, f"$.world.{key}[{i}]") for i, record in enumerate(fields.get(key, ()))]
+    return tuple(records)
+
+
+def read_gateway_world(fields: dict, catalog: Catalog = LAB_CATALOG) -> GatewayWorld:
+    """S001.9: the gateway's stored records under ``catalog``, each field a record leaves out at its default."""
+    for where in ("sessions", "destinations", "runbooks", "approvals"):
         _unique(fields.get(where, []), where)
     limit = fields.get("rate_limit")
     return GatewayWorld(
         sessions=tuple(Session(s["id"], s["user"], s["tenant"], frozenset(s.get("roles", ())), s.get("valid", True)) for s in fields["sessions"]),
-        cases=tuple(Case(c["id"], c["tenant"], frozenset(c.get("assignees", ())), c.get("content", "")) for c in fields.get("cases", ())),
+        cases=read_records(fields, catalog),
         destinations=tuple(Destination(d["id"], d["internal"]) for d in fields.get("destinations", ())),
         runbooks=tuple(Runbook(r["id"], r.get("content", "")) for r in fields.get("runbooks", ())),
         approvals=tuple(
@@ -51,6 +93,7 @@ def read_gateway_world(fields: dict) -> GatewayWorld:
         ),
         rate_limit=None if limit is None else RateLimit(limit["calls"], limit["window"]),
         clock=fields.get("clock", 0),
+        catalog=catalog,
     )
 
 
@@ -88,7 +131,7 @@ def read_gateway_step(fields: dict, position: int, world: GatewayWorld):
 
 def read_gateway_scenario(document: dict) -> GatewayScenario:
     """S001.1 for gateway documents (already schema-valid): model values, or the first wrong field."""
-    world = read_gateway_world(document["world"])
+    world = read_gateway_world(document["world"], catalog_of(document))
     return GatewayScenario(
         id=document["id"],
         rules=GATEWAY_VERSIONS[document.get("rules", DEFAULT_GATEWAY_VERSION)],
@@ -98,9 +141,9 @@ def read_gateway_scenario(document: dict) -> GatewayScenario:
     )
 
 
-def call_result(call: Call, trace: CallTrace) -> dict:
-    """S001.10: the outcome of one call, every key of the outcome schema whatever the reason."""
-    return {
+def call_result(call: Call, trace: CallTrace, writes: bool = False) -> dict:
+    """S001.10: the outcome of one call, every key of the outcome schema whatever the reason; ``writes`` too where the catalog has a write tool."""
+    result = {
         "op": "call",
         "session": call.session,
         "decision": trace.decision,
@@ -113,6 +156,9 @@ def call_result(call: Call, trace: CallTrace) -> dict:
         "reads": list(trace.reads),
         "audit": trace.audit,
     }
+    if writes:
+        result["writes"] = list(trace.writes)
+    return result
 
 
 CHANGE_OPS = {
@@ -135,5 +181,6 @@ def trace_gateway_scenario(scenario: GatewayScenario):
 
 def run_gateway_scenario(scenario: GatewayScenario) -> dict:
     """S001.2, S001.10 for gateway scenarios: one result per step in step order, a world change answering its op alone."""
-    results = [call_result(step, trace) if trace else {"op": CHANGE_OPS[type(step)]} for step, trace, _ in trace_gateway_scenario(scenario)]
+    writes = scenario.world.catalog.writes
+    results = [call_result(step, trace, writes) if trace else {"op": CHANGE_OPS[type(step)]} for step, trace, _ in trace_gateway_scenario(scenario)]
     return {"gateproof": FORMAT_VERSION, "scenario": scenario.id, "rules": scenario.rules.name, "results": results}

@@ -68,6 +68,7 @@ _WORDS = {
     "MinProperties": "fewer than {limit} fields",
     "Minimum": "below the minimum {limit}", "Maximum": "above the maximum {limit}",
     "Pattern": "does not match {pattern}", "UniqueItems": "holds one item twice",
+    "FalseSchema": "not a field of a scenario of this kind",
 }
 #: Limits on size: a violation of one is reported before anything else (S001.1).
 _SIZES = ("MaxItems", "MaxLength")

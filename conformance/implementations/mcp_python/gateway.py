@@ -105,7 +105,7 @@ def decide(state: GatewayState, call: Call, rules: GatewayRules, fault: Fault) -
     written = apply_changes(world, call.before_write)
     session = world.session_index[call.session]
     audit = compute_audit_record(world, session, call, trace.reason, trace.stage, trace.replayed)
-    exports = tuple(compute_export(written, call.arguments) for _ in trace.exports)
+    exports = tuple(compute_export(written, world.catalog.tool(call.tool), call.arguments) for _ in trace.exports)
     return _from_trace(call, trace, replaced(after, world=written), audit, exports)
 
 

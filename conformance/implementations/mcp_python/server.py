@@ -19,7 +19,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
 from gateproof.model.gateway.arguments import TOOLS
-from gateproof.model.gateway.authorize import SUPPORT_ROLE
+from gateproof.model.gateway.lab import SUPPORT_ROLE
 
 from .fixture import FixtureExtension, install
 from .gateway import Decision, call_tool, served_case
