@@ -1,11 +1,18 @@
-"""adr/gateway.md and the code name the same rules: every entry links to code that carries its id, and a test pins it."""
+"""adr/gateway.md and the code name the same rules: every entry links to code that carries its id, and a test pins it;
+the reason table, its order, the roles, the canonical form and the audit record are the model's."""
 
+import ast
 import importlib
+import json
 import re
 from pathlib import Path
 
 import pytest
 
+from gateproof.conformance.corpus.attacks import FAMILIES
+from gateproof.model.gateway.arguments import REASON_CODES, compute_canonical_arguments
+from gateproof.model.gateway.scenario import trace_gateway_scenario
+from gateproof.model.scenario import read_scenario
 from gateproof.model.scenario.schema import schema
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,3 +67,70 @@ def test_cedar_policies_name_only_documented_rules_and_reasons():
     table = dict(_reason_table())
     for reason, rule in re.findall(r'@reason\("(\w+)"\)\s*@rule\("([^"]+)"\)', policies):
         assert reason in table and rule in re.findall(r"G\d{3}\.\d+", ADR_TEXT)
+
+
+def _checks_the_model_makes() -> set[tuple[str, str]]:
+    """Every (reason, rule) pair a ``Check(rule, reason, ...)`` in ``model/gateway`` is written with."""
+    pairs = set()
+    for path in (ROOT / "model" / "gateway").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Check":
+                fields = dict(zip(("rule", "reason"), node.args)) | {k.arg: k.value for k in node.keywords}
+                if all(isinstance(fields.get(name), ast.Constant) for name in ("rule", "reason")):
+                    pairs.add((fields["reason"].value, fields["rule"].value))
+    return pairs
+
+
+def test_reason_table_rows_are_the_checks_of_the_model():
+    model = _checks_the_model_makes()
+    assert {reason for reason, _ in model} == set(REASON_CODES) - {"allowed"}
+    assert set(_reason_table()) == model
+
+
+def _table_rows() -> list[tuple[int, str, str, str]]:
+    """The reason table's rows: order, reason, rule and the text of the row."""
+    return [(int(order), reason, rule, text) for order, reason, rule, text
+            in re.findall(r"^\| (\d+) \| `(\w+)` \| (G\d{3}\.\d+) \| (.+) \|$", ADR_TEXT, re.M)]
+
+
+def _model_check_sequences() -> set[tuple[str, ...]]:
+    """The rule ids of the checks the model made, in the order it made them, at the check and at the write, over the gateway corpus."""
+    sequences = set()
+    for _, cases in FAMILIES.values():
+        for entry in cases:
+            for _, trace, _ in trace_gateway_scenario(read_scenario(entry["scenario"])):
+                if trace is not None:
+                    sequences |= {tuple(c.rule for c in trace.checks), tuple(c.rule for c in trace.write_checks)}
+    return sequences
+
+
+def test_reason_table_order_is_the_order_the_model_checks_in():
+    order = {rule: position for position, _, rule, _ in _table_rows()}
+    sequences = _model_check_sequences()
+    assert {rule for sequence in sequences for rule in sequence} == set(order)
+    for sequence in sequences:
+        positions = [order[rule] for rule in sequence]
+        assert positions == sorted(set(positions)), f"the model checks {sequence} in this order; the table orders them {positions}"
+
+
+def test_the_lab_catalogs_roles_are_written_as_identifiers_in_the_reason_table():
+    catalog = json.loads((ROOT / "model" / "catalogs" / "lab-001.json").read_text(encoding="utf-8"))
+    roles = {role for tool in catalog["tools"] for role in tool["roles"] if role != "*"}
+    roles |= {tool["tenant_reader_role"] for tool in catalog["tools"] if "tenant_reader_role" in tool}
+    rows = " ".join(text for *_, text in _table_rows())
+    assert roles and {role for role in roles if f"`{role}`" not in rows} == set()
+
+
+def _entry(rule_id: str) -> str:
+    return next(entry["body"] for entry in ENTRIES if entry["id"] == rule_id)
+
+
+def test_the_canonical_form_example_is_the_models():
+    source, text = re.search(r"For example the arguments\s+`([^`]+)` are the text\s+`([^`]+)`", _entry("G002.7")).groups()
+    assert compute_canonical_arguments(json.loads(source)) == text
+
+
+def test_the_audit_record_entry_names_every_key_and_stage_of_the_outcome():
+    audit = schema("outcome")["$defs"]["gateway_audit"]
+    written = set(re.findall(r"`(\w+)`", _entry("G001.15")))
+    assert set(audit["required"]) | set(audit["properties"]["stage"]["enum"]) <= written

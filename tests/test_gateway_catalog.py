@@ -93,6 +93,13 @@ def test_invalid_bounds_that_do_not_fit_the_type(argument, path, problem):
     assert refusal(changed(lambda d: at(d, *EXPORT_ARGUMENTS).append(argument))) == (f"$.tools[0].arguments[2].{path}", problem)
 
 
+@pytest.mark.rule("S003.3")
+def test_valid_an_integer_bound_written_with_a_zero_fraction_is_that_integer():
+    month = {"name": "month", "type": "integer", "required": False, "minimum": 1.0, "maximum": 12.0}
+    tool = read_catalog(changed(lambda d: at(d, *EXPORT_ARGUMENTS).append(month))).tools[0]
+    assert [(a.minimum, a.maximum) for a in tool.arguments if a.name == "month"] == [(1, 12)]
+
+
 @pytest.mark.rule("S003.4")
 @pytest.mark.parametrize(("edit", "path", "problem"), [
     (lambda d: at(d, "tools", 1, "record").update(argument="ticket_id"), "$.tools[1].record.argument",
