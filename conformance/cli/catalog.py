@@ -12,6 +12,9 @@ import click
 from gateproof.model.gateway.catalog import ANY_ROLE, ArgumentSpec, Catalog, CatalogTool, read_catalog
 from gateproof.model.scenario import ScenarioError
 
+from ..corpus.cases import with_expected
+from ..corpus.catalog_pairs import catalog_pairs
+from ..harness.corpus import CorpusCase
 from ..harness.documents import parse_json
 from .options import fail, read_input
 
@@ -66,8 +69,21 @@ def catalog() -> None:
 @click.argument("path")
 def check(path: str) -> None:
     """Print what the catalog in PATH (- for stdin) declares, or refuse it naming the field and the problem (exit status 2)."""
+    click.echo("\n".join(summary_lines(read_catalog(read_catalog_file(path)))))
+
+
+def read_catalog_file(path: str, option: str = "") -> dict:
+    """The catalog document in ``path``, once the model has read it whole; else a usage error naming the file, the field and the problem."""
+    document = parse_json(read_input(path), repeats=None)
     try:
-        declared = read_catalog(parse_json(read_input(path), repeats=None))
+        read_catalog(document)
     except ScenarioError as error:
-        fail(f"{path}: {error}")
-    click.echo("\n".join(summary_lines(declared)))
+        fail(f"{option}{path}: {error}")
+    return document
+
+
+def catalog_corpus(document: dict) -> list[CorpusCase]:
+    """The boundary pairs of a catalog as corpus cases, each with the outcome the model gives it, in the family ``catalog/ID``."""
+    family = f"catalog/{document['id']}"
+    return [CorpusCase(case["id"], family, case["description"], tuple(case["rules"]), case["scenario"], with_expected(case)["expected"])
+            for case in catalog_pairs(document)]

@@ -18,6 +18,7 @@ from gateproof.model.scenario import ScenarioError, read_scenario
 from ..harness.campaign import KINDS, RULES_OF_KIND, Campaign, CampaignSettings, is_selected
 from ..harness.compare import LEVELS
 from ..harness.corpus import load_corpus
+from .catalog import catalog_corpus, read_catalog_file
 from ..harness.environment import VariableError, implementation_environment, new_token, survivors, survivors_note
 from ..harness.expectations import CAUGHT, CONFORMANT, is_met
 from ..harness.inputs import InputError, read_json
@@ -188,6 +189,8 @@ def drive_all(implementations, campaign: CampaignSettings, replays, corpus, log:
 @click.option("--disagreements", type=click.IntRange(min=1), default=3, show_default=True,
               help="Distinct shrunk disagreements to search for per rule version.")
 @click.option("--exitfirst", "-x", is_flag=True, help="Stop each implementation's campaign at its first disagreement (after the corpus, or the batch it came in).")
+@click.option("--catalog", "catalog_path", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Gateway scenarios under this tool catalog (docs/catalogs.md): its boundary pairs, then generated scenarios in its names.")
 @click.option("--corpus/--no-corpus", "with_corpus", default=True, show_default=True,
               help="Run the corpus before the generated scenarios; --no-corpus: generated scenarios only.")
 @click.option("--shard", "shard", default="1/1", metavar="I/N", show_default=True,
@@ -209,8 +212,8 @@ def drive_all(implementations, campaign: CampaignSettings, replays, corpus, log:
 @click.option("--verbose", "-v", is_flag=True, help="Every disagreement in full, and a row for every mutant.")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 @hypothesis_kept_out_of_working_directory()
-def verify(builtins, examples, seed, rules, kinds, level, timeout, start_timeout, window, disagreements, exitfirst, with_corpus, shard, known_path, replays, out, report_formats,
-           mcp, mcp_map, clean_env, passed_env, quiet, verbose, command) -> None:
+def verify(builtins, examples, seed, rules, kinds, level, timeout, start_timeout, window, disagreements, exitfirst, catalog_path, with_corpus, shard, known_path, replays,
+           out, report_formats, mcp, mcp_map, clean_env, passed_env, quiet, verbose, command) -> None:
     """Drive implementations through the protocol: the corpus, then generated scenarios, held to the model.
 
     Name each implementation with --builtin NAME or give its command after --
@@ -230,6 +233,11 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, start_timeout
     wrong = [v for v in kinds if v not in KINDS]
     if wrong:
         fail(f"--kinds {wrong[0]}: choose from {', '.join(KINDS)}")
+    catalog = None if catalog_path is None else read_catalog_file(catalog_path, "--catalog ")
+    if catalog is not None:
+        if "gateway" not in kinds:
+            fail("--catalog declares a gateway: it needs --kinds gateway")
+        kinds = ("gateway",)
     try:
         part = parse_shard(shard)
     except ValueError as error:
@@ -251,13 +259,14 @@ def verify(builtins, examples, seed, rules, kinds, level, timeout, start_timeout
     implementations = [(name, with_bridge_timeouts(argv, timeout, start_timeout), naming)
                        for name, argv, naming in chosen_implementations(builtins, command, None if mcp is None else mcp_bridged(mcp, mcp_map, command))]
     campaign = CampaignSettings(level, examples, seed, rules, kinds, timeout, window, known, Path(out), disagreements=disagreements, exitfirst=exitfirst, shard=part,
-                                start_timeout=start_timeout,
+                                start_timeout=start_timeout, catalog=catalog,
                                 environment=None if environment is None else tuple(environment.items()))
     replayed = read_replays(replays)
-    corpus = [c for c in load_corpus() if is_selected(c.scenario, campaign)] if with_corpus else []
+    cases = load_corpus() if catalog is None else catalog_corpus(catalog)
+    corpus = [c for c in cases if is_selected(c.scenario, campaign)] if with_corpus else []
     console = Console(stderr=True, highlight=False, quiet=quiet)
     settings = {"compare": level, "examples": examples, "seed": seed, "rules": list(rules) if rules else None, "kinds": list(kinds),
-                "timeout": timeout, "shard": [part.index, part.count], "corpus": with_corpus, "implementations": [list(naming) for _, _, naming in implementations]}
+                "timeout": timeout, "shard": [part.index, part.count], "corpus": with_corpus, "catalog": None if catalog is None else catalog["id"], "implementations": [list(naming) for _, _, naming in implementations]}
     results = Path(out) / "results.jsonl"
     try:
         held = hold_folder(Path(out))  # until verify ends: a second campaign on this folder is refused before it writes

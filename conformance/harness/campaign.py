@@ -53,6 +53,7 @@ class CampaignSettings:
     environment: tuple[tuple[str, str], ...] | None = None  # what the implementation starts with (None: verify's whole environment)
     marker: str | None = None  # the token every process of the implementation carries (harness/environment.py)
     start_timeout: float = DEFAULT_START_TIMEOUT  # seconds for start to be answered, after a restart too
+    catalog: dict | None = None  # the tool catalog gateway scenarios are generated under (None: the lab's gateway generator)
 
 
 def targets(campaign: CampaignSettings, decided_kinds, decided_rules) -> list[tuple[str, str]]:

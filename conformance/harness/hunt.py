@@ -133,7 +133,7 @@ class Hunt:
 
     def run(self) -> None:
         settings = self.campaign.settings
-        stream = dealt(scenarios(self.kind, self.version, settings.seed), self.budget, settings.shard)
+        stream = dealt(scenarios(self.kind, self.version, settings.seed, settings.catalog), self.budget, settings.shard)
         left, wanted = share(self.budget, settings.shard), 1 if settings.exitfirst else settings.disagreements
         while left > 0 and len(self.found) < wanted:
             feed = Feed(stream, left)
