@@ -56,7 +56,7 @@ bench: $(STAMP) $(NODE_STAMP)
 
 reach: $(STAMP)
 	$(BIN)/python -m gateproof.conformance.generation.reach
-	$(BIN)/python -m gateproof.conformance.bench.catalog_reach model/catalogs/lab-001.json examples/catalogs/*.json
+	$(BIN)/python -m gateproof.conformance.bench.catalog_reach model/catalogs/*.json
 
 mutation: $(STAMP)
 	$(BIN)/python -m gateproof.conformance.mutation

@@ -18,7 +18,7 @@ from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.scenario.schema import validate
 
 ROOT = Path(__file__).resolve().parent.parent
-CATALOG_FILES = [SHIPPED_DIR / "lab-001.json", *sorted((ROOT / "examples" / "catalogs").glob("*.json"))]
+CATALOG_FILES = sorted(SHIPPED_DIR.glob("*.json"))
 CATALOGS = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in CATALOG_FILES}
 
 
@@ -61,7 +61,7 @@ def test_boundary_pairs_have_ids_made_from_what_they_test_and_pin_adr_rules(name
 
 
 def test_the_reference_conforms_under_a_catalog_and_the_results_name_it(tmp_path):
-    done = verify("--catalog", str(ROOT / "examples" / "catalogs" / "payments.json"), "--examples", "300", "--out", str(tmp_path / "out"),
+    done = verify("--catalog", str(SHIPPED_DIR / "payments.json"), "--examples", "300", "--out", str(tmp_path / "out"),
                   "--builtin", "reference")
     assert done.exit_code == 0, done.output
     assert "conformant" in done.output
@@ -70,7 +70,7 @@ def test_the_reference_conforms_under_a_catalog_and_the_results_name_it(tmp_path
 
 
 def test_an_implementation_of_the_labs_tools_alone_is_caught_under_another_catalog(tmp_path):
-    done = verify("--catalog", str(ROOT / "examples" / "catalogs" / "ticketing.json"), "--examples", "300", "--out", str(tmp_path / "out"),
+    done = verify("--catalog", str(SHIPPED_DIR / "ticketing.json"), "--examples", "300", "--out", str(tmp_path / "out"),
                   "--builtin", "cedar")
     assert done.exit_code == 1 and "NOT CONFORMANT" in done.output
 

@@ -1,7 +1,7 @@
 """Every command the README and docs/*.md show in their sh blocks runs as printed, in the order shown.
 
 A ``gateproof`` line runs in a shell-less process from a folder of its own,
-where ``examples/`` is the checkout's and the files a reader brings are
+where ``examples/`` and ``model/`` are the checkout's and the files a reader brings are
 stood in for: ``scenarios.jsonl`` (the shipped examples, one a line),
 ``./my-gateway`` (the reference model behind the protocol) and
 ``my-gateway.js`` (the Node implementation). A ``make`` line is held to the
@@ -106,6 +106,7 @@ def test_the_documents_show_every_command_and_a_command_reading_an_earlier_ones_
 def reader_folder(tmp_path, monkeypatch):
     """A folder like the checkout's top, with the files a reader brings, and gateproof and python on PATH."""
     (tmp_path / "examples").symlink_to(ROOT / "examples")
+    (tmp_path / "model").symlink_to(ROOT / "model")  # the catalogs a reader checks, model/catalogs/*.json
     lines = [json.dumps(json.loads(path.read_text(encoding="utf-8"))) for path in sorted((ROOT / "examples").glob("*.json"))]
     (tmp_path / "scenarios.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     gateway = tmp_path / "my-gateway"

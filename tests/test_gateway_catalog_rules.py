@@ -12,7 +12,7 @@ from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.scenario.errors import ScenarioError
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples" / "catalogs"
+EXAMPLES = SHIPPED_DIR
 PAYMENTS = json.loads((EXAMPLES / "payments.json").read_text(encoding="utf-8"))
 HR = json.loads((EXAMPLES / "hr-records.json").read_text(encoding="utf-8"))
 TICKETING = json.loads((EXAMPLES / "ticketing.json").read_text(encoding="utf-8"))

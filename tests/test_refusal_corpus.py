@@ -141,6 +141,7 @@ def test_the_text_level_checks_are_read_through_the_text_entry_point(rule):
 
 #: Every keyword the scenario schema refuses a value by, with a case breaking it alone and what that case must be refused with, read from the schema.
 SCHEMA_KEYWORD_CASES = {
+    "propertyNames": ("refusal.S001.9.world-key-not-a-name", "$.world.open tickets", "not a field name: does not match ^[A-Za-z_][A-Za-z0-9_]{0,63}$"),
     "type": ("refusal.S001.1.type-of-two", "$.world.providers[0].zone", "expected null or string, got integer"),
     "enum": ("refusal.S001.1.kind-unknown", "$.kind", 'expected one of "ceiling", "gateway", got "ceilings"'),
     "const": ("refusal.S001.1.version", "$.gateproof", "expected one of 1, got 2"),

@@ -26,6 +26,7 @@ from gateproof.model.scenario.document import MAX_DEPTH, MAX_DOCUMENT_BYTES
 from ..harness.bulk import decided
 from ..harness.documents import parse_json
 from .cases import send, snippet, world
+from .catalog_refusals import catalog_refusals
 from .lab_world import APPROVAL, EXPORT, LAB_WORLD, call
 
 REFUSALS_FILE = "refusals.json"
@@ -110,7 +111,7 @@ def _cases() -> list[tuple[str, list[str], str, dict]]:
         ("refusal.json.huge-float", ["S001.1"], "A number beyond the range of a double.", text(valid[:-1] + ',"x":1e999}')),
         ("refusal.json.lone-surrogate", ["S001.1"], "A string escaping half of a surrogate pair is no Unicode.", text(valid[:-1] + ',"x":"\\ud800"}')),
     ]
-    return cases + _schema_cases(doc) + _reader_cases(doc)
+    return cases + _schema_cases(doc) + _reader_cases(doc) + catalog_refusals(doc, ceiling())
 
 
 def _objects(levels: int) -> dict:

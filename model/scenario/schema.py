@@ -92,6 +92,9 @@ def _describe(error) -> tuple[list, str]:
         return [*path, found["property"]], "required field is missing"
     if name == "AdditionalProperties":
         return [*path, min(found["unexpected"])], "unknown field"
+    if name == "PropertyNames":  # a key no field may have: named, as a field, with the pattern it breaks
+        inner = found["error"]
+        return [*path, inner.instance], "not a field name: " + _WORDS["Pattern"].format(**inner.kind.as_dict())
     if name == "Type":
         return path, f"expected {' or '.join(found['types'])}, got {json_type(value)}"
     if name in ("Enum", "Constant"):
