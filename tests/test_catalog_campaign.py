@@ -92,6 +92,14 @@ def test_a_bad_catalog_is_refused_naming_the_file_and_the_field_exit_2(tmp_path,
     assert done.output.strip().splitlines()[-1] == f"gateproof: error: --catalog {path}: {message}"
 
 
+def test_a_catalog_that_is_not_json_is_refused_in_one_line_exit_2(tmp_path):
+    path = tmp_path / "my-gateway.json"
+    path.write_text('{"catalog": 1,}', encoding="utf-8")
+    done = CliRunner().invoke(main, ["verify", "--catalog", str(path), "--out", str(tmp_path / "out"), "--builtin", "reference"])
+    assert done.exit_code == 2
+    assert done.output.strip().splitlines()[-1].startswith(f"gateproof: error: --catalog {path}: $: not valid JSON (trailing comma")
+
+
 def test_a_catalog_campaign_is_a_gateway_campaign(tmp_path):
     done = CliRunner().invoke(main, ["verify", "--catalog", str(CATALOG_FILES[0]), "--kinds", "ceiling", "--out", str(tmp_path / "o"), "--builtin", "reference"])
     assert done.exit_code == 2 and "--catalog declares a gateway: it needs --kinds gateway" in done.output
