@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from gateproof.conformance.bench.catalog_reach import main as reach_main
 from gateproof.conformance.bench.catalog_reach import measure
 from gateproof.conformance.cli import main
 from gateproof.conformance.corpus.catalog_pairs import catalog_pairs
@@ -90,6 +91,22 @@ def test_a_bad_catalog_is_refused_naming_the_file_and_the_field_exit_2(tmp_path,
     done = CliRunner().invoke(main, ["verify", "--catalog", str(path), "--out", str(tmp_path / "out"), "--builtin", "reference"])
     assert done.exit_code == 2
     assert done.output.strip().splitlines()[-1] == f"gateproof: error: --catalog {path}: {message}"
+
+
+def test_a_catalog_that_is_not_json_is_refused_in_one_line_exit_2(tmp_path):
+    path = tmp_path / "my-gateway.json"
+    path.write_text('{"catalog": 1,}', encoding="utf-8")
+    done = CliRunner().invoke(main, ["verify", "--catalog", str(path), "--out", str(tmp_path / "out"), "--builtin", "reference"])
+    assert done.exit_code == 2
+    assert done.output.strip().splitlines()[-1].startswith(f"gateproof: error: --catalog {path}: $: not valid JSON (trailing comma")
+
+
+def test_reach_refuses_a_catalog_that_writes_a_key_twice_as_catalog_check_does(tmp_path, capsys):
+    path = tmp_path / "my-gateway.json"
+    text = (ROOT / "examples" / "catalogs" / "payments.json").read_text(encoding="utf-8")
+    path.write_text(text.replace('"catalog": 1,', '"catalog": 1, "catalog": 1,', 1), encoding="utf-8")
+    assert reach_main([str(path)]) == 2
+    assert capsys.readouterr().err == f"catalog_reach: error: {path}: $: the key 'catalog' is written more than once\n"
 
 
 def test_a_catalog_campaign_is_a_gateway_campaign(tmp_path):

@@ -12,19 +12,19 @@ ways for some tool, 2 for a catalog that cannot be read.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 
-from gateproof.model.gateway.catalog import Catalog, CatalogError, CatalogTool, read_catalog
+from gateproof.model.gateway.catalog import Catalog, CatalogTool, read_catalog
 from gateproof.model.gateway.catalog_checks import ANY_ROLE
 from gateproof.model.gateway.scenario import trace_gateway_scenario
-from gateproof.model.scenario import read_scenario
+from gateproof.model.scenario import ScenarioError, read_scenario
 
 from ..corpus.catalog_pairs import VERSIONS, catalog_pairs
 from ..generation import scenarios
 from ..generation.catalog_gateway import near_names
+from ..harness.documents import parse_json
 
 CAMPAIGN = 10_000  # the default campaign's generated scenarios, shared by the versions
 
@@ -94,13 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     arguments = parser.parse_args(argv)
     complete = True
     for path in arguments.catalogs:
-        try:
-            document = json.loads(Path(path).read_text(encoding="utf-8"))
+        try:  # read as catalog check reads it: a key written twice is refused, not kept last
+            document = parse_json(Path(path).read_bytes(), repeats=None)
             read_catalog(document)
-        except (OSError, ValueError) as error:
-            print(f"catalog_reach: error: {path}: {error}", file=sys.stderr)
-            return 2
-        except CatalogError as error:
+        except (OSError, ScenarioError) as error:
             print(f"catalog_reach: error: {path}: {error}", file=sys.stderr)
             return 2
         complete = print_reach(path, measure(document, seed=arguments.seed)) and complete
