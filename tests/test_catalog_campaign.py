@@ -103,7 +103,7 @@ def test_a_catalog_that_is_not_json_is_refused_in_one_line_exit_2(tmp_path):
 
 def test_reach_refuses_a_catalog_that_writes_a_key_twice_as_catalog_check_does(tmp_path, capsys):
     path = tmp_path / "my-gateway.json"
-    text = (ROOT / "examples" / "catalogs" / "payments.json").read_text(encoding="utf-8")
+    text = (SHIPPED_DIR / "payments.json").read_text(encoding="utf-8")
     path.write_text(text.replace('"catalog": 1,', '"catalog": 1, "catalog": 1,', 1), encoding="utf-8")
     assert reach_main([str(path)]) == 2
     assert capsys.readouterr().err == f"catalog_reach: error: {path}: $: the key 'catalog' is written more than once\n"
