@@ -9,23 +9,15 @@ from __future__ import annotations
 
 import click
 
-from gateproof.model.gateway.catalog import ANY_ROLE, ArgumentSpec, Catalog, CatalogTool, read_catalog
+from gateproof.model.gateway.catalog import ANY_ROLE, Catalog, CatalogTool, read_catalog
 from gateproof.model.scenario import ScenarioError
 
 from ..corpus.cases import with_expected
 from ..corpus.catalog_pairs import catalog_pairs
+from ..explanation.names import argument_text
 from ..harness.corpus import CorpusCase
 from ..harness.documents import parse_json
 from .options import fail, read_input
-
-
-def argument_text(argument: ArgumentSpec) -> str:
-    """``case_id identifier 1..128``, ``amount number 0.01..10000``, ``note string ..500 optional``: one argument in a few words."""
-    least, most = (argument.min_length, argument.max_length) if argument.type in ("identifier", "string") else (argument.minimum, argument.maximum)
-    if least is None and argument.type == "identifier":
-        least = 1
-    bounds = "" if least is None and most is None else f" {'' if least is None else least}..{'' if most is None else most}"
-    return f"{argument.name} {argument.type}{bounds}{'' if argument.required else ' optional'}"
 
 
 def next_checks_text(tool: CatalogTool) -> str | None:

@@ -6,69 +6,66 @@ explanation cannot tell a different story from the decision.
 
 from __future__ import annotations
 
-from gateproof.model.gateway.arguments import TOOLS
-from gateproof.model.gateway.changes import AdvanceClock, EditCase, EditRunbook, ReassignCase, RemoveDestination, RevokeSession
+from gateproof.model.gateway.arguments import compute_canonical_arguments
+from gateproof.model.gateway.changes import AdvanceClock, EditCase, EditRunbook, ReassignCase, RemoveDestination, RevokeSession, apply_changes
 from gateproof.model.gateway.gate import Call, CallTrace, GatewayRules, GatewayState
-from gateproof.model.gateway.scenario import CHANGE_OPS, GatewayScenario, call_result, trace_gateway_scenario
 from gateproof.model.gateway.next_checks import calls_in_window, lookup_key_binding
+from gateproof.model.gateway.records import GatewayWorld
+from gateproof.model.gateway.scenario import CHANGE_OPS, GatewayScenario, call_result, trace_gateway_scenario
 
+from .names import CallNames, call_names
 from .trace import Applied, ExplainedStep, shown
 
-#: What each check of a call asks, in words, by the rule id the model's check carries.
-CHECK_NAMES = {
-    "G001.1": "known tool", "G001.2": "arguments are an object", "G001.17": "no key written twice",
-    "G001.3": "no undeclared arguments", "G001.4": "every declared argument present", "G001.5": "every value an identifier string",
-    "G001.6": "session is valid", "G001.7": "session holds the support role", "G001.8": "destination is configured and internal",
-    "G001.9": "case exists", "G001.10": "case belongs to the session's tenant", "G001.11": "session's user is assigned to the case",
-    "G001.12": "session may read the case (assigned, or supervisor)", "G002.3": "a reused idempotency key names the same action",
-    "G002.4": "session is within its rate limit", "G002.5": "external destination: an approval names this exact action",
-    "G002.6": "external destination: the approval has not expired",
-}
 
-
-def _checks_applied(checks, id: str, says: str, rules: tuple[str, ...] = ()) -> Applied:
-    lines, column = [], max((len(CHECK_NAMES[check.rule]) for check in checks), default=0)
-    for check in checks:
-        verdict = "passed" if check.passed else f"FAILED -> {check.reason}"
-        lines.append(f"{CHECK_NAMES[check.rule]:<{column}}  {verdict}  [{check.rule}]")
+def _checks_applied(checks, names: CallNames, id: str, says: str, rules: tuple[str, ...] = ()) -> Applied:
+    """The checks in order, each named in the catalog's names, a failure with why where the catalog is not the lab's."""
+    asks = [names.check_name(check.rule) for check in checks]
+    lines, column = [], max(map(len, asks), default=0)
+    for check, asked in zip(checks, asks):
+        why = None if check.passed else names.why_failed(check)
+        verdict = "passed" if check.passed else f"FAILED -> {check.reason}" + (f" ({why})" if why else "")
+        lines.append(f"{asked:<{column}}  {verdict}  [{check.rule}]")
     failed = bool(checks) and not checks[-1].passed
     if failed:
         lines.append("(the first failure is the reason; nothing after it is consulted)  [G001.13]")
-    result = [{"check": CHECK_NAMES[c.rule], "rule": c.rule, "passed": c.passed, "reason": None if c.passed else c.reason} for c in checks]
+    result = [{"check": asked, "rule": c.rule, "passed": c.passed, "reason": None if c.passed else c.reason} for c, asked in zip(checks, asks)]
     return Applied(id, says, (*rules, *(("G001.13",) if failed else ())), lines, result=result)
 
 
-def _named(arguments: object, name: str) -> str | None:
-    value = arguments.get(name) if isinstance(arguments, dict) else None
-    return value if isinstance(value, str) else None
+def _binding_words(catalog) -> str:
+    """What binds a key not bound yet: an allowed call of a tool that takes one (``tools[].idempotency_key``), by its effect."""
+    effects = sorted({tool.effect for tool in catalog.tools if tool.idempotency_key})
+    return f"not bound yet (an allowed {' or '.join(effects)} binds it)" if effects else "not bound (no tool of the catalog takes a key)"
 
 
 def held_records(state: GatewayState, call: Call, next_checks: bool) -> Applied:
-    """What the host holds for a call as it is made: the tools, its session, the case and destination its arguments name, and
+    """What the host holds for a call as it is made: the tools, its session, the record and destination its arguments name, and
     under the next checks (G002) the approvals of its tool, the clock and the rate limit.
 
     The checks read these and nothing the proposal claims; shown beside them,
     a wrong answer's cause (a supervisor's role, an assignee, an expiry) can be read off.
+    Each is named as the scenario's catalog names it.
     """
     world = state.world
-    session = world.session_index[call.session]
+    names = call_names(world, call.session, call.tool, call.arguments)
+    session = names.session
     validity = "valid" if session.valid else "revoked by the host"
-    lines = [f"the gateway's tools: {shown(sorted(TOOLS))} (a tool is known by its exact name)",
-             f"session {shown(session.id)}: user {shown(session.user)}, tenant {shown(session.tenant)}, roles {shown(sorted(session.roles))}, {validity}"]
+    lines = [f"the gateway's tools: {shown(sorted(tool.name for tool in world.catalog.tools))} (a tool is known by its exact name)"]
+    lines += [names.tool_line()] if names.tool is not None and not names.lab else []
+    lines.append(f"session {shown(session.id)}: user {shown(session.user)}, tenant {shown(session.tenant)}, roles {shown(sorted(session.roles))}, {validity}")
     inputs: dict = {"session": {"user": session.user, "tenant": session.tenant, "roles": sorted(session.roles), "valid": session.valid}}
-    if (case_id := _named(call.arguments, "case_id")) is not None:
-        case = world.case_index.get(case_id)
-        assigned = f"assigned to {shown(sorted(case.assignees))}" if case and case.assignees else "assigned to nobody"
-        lines.append(f"case {shown(case_id)}: " + (f"tenant {shown(case.tenant)}, {assigned}" if case else "not stored"))
+    if names.named(names.record_argument) is not None:
+        case = names.record
+        lines.append(names.record_line())
         inputs["case"] = {"tenant": case.tenant, "assignees": sorted(case.assignees)} if case else None
-    if (destination_id := _named(call.arguments, "destination_id")) is not None:
+    if (destination_id := names.named(names.destination_argument)) is not None:
         destination = world.destination_index.get(destination_id)
         lines.append(f"destination {shown(destination_id)}: " + (("internal" if destination.internal else "external") if destination else "not configured"))
         inputs["destination"] = {"internal": destination.internal} if destination else None
     if next_checks:
         approvals = [a for a in world.approvals if a.tool == call.tool]
         lines += [f"approval {shown(a.id)}: {a.tool} {a.arguments} for user {shown(a.user)}, expires at {a.expires_at}" for a in approvals]
-        limit, rate_limit = world.rate_limit, None
+        limit, rate_limit = world.limit, None
         if limit is None:
             lines.append(f"clock {world.clock}; no rate limit")
         else:
@@ -80,7 +77,7 @@ def held_records(state: GatewayState, call: Call, next_checks: bool) -> Applied:
             rate_limit = {"calls": limit.calls, "window": limit.window, "earlier_calls": earlier, "in_window": list(within)}
         if call.idempotency_key is not None:
             binding = lookup_key_binding(state.bindings, call.idempotency_key)
-            bound = "not bound yet (an allowed export binds it)" if binding is None else \
+            bound = _binding_words(world.catalog) if binding is None else \
                 f"bound by session {shown(binding.fingerprint[0])} to {binding.fingerprint[1]} {binding.fingerprint[2]}"
             lines.append(f"idempotency key {shown(call.idempotency_key)} (set by the host): {bound}")
             inputs["idempotency_key"] = {"key": call.idempotency_key, "bound_to": None if binding is None else list(binding.fingerprint)}
@@ -89,42 +86,59 @@ def held_records(state: GatewayState, call: Call, next_checks: bool) -> Applied:
     return Applied("records", "what the host holds for this call (the proposal only names records)", (), lines, inputs=inputs)
 
 
+def effects_applied(trace: CallTrace, world: GatewayWorld) -> Applied:
+    """G001.14, G001.12: what the call did, each record named by its kind."""
+    kinds = world.case_index
+    effects = [f"export: {kinds[e['case_id']].kind} {shown(e['case_id'])} to {shown(e['destination_id'])}, payload of {len(e['payload'])} characters "
+               "read from storage" for e in trace.exports]
+    effects += [f"read: {kinds[r['case_id']].kind} {shown(r['case_id'])} served" for r in trace.reads]
+    effects += [f"write: {w['tool']} on {kinds[w['case_id']].kind} {shown(w['case_id'])} with {compute_canonical_arguments(w['arguments'])}"
+                for w in trace.writes]
+    rules = (("G001.14",) if trace.exports or trace.writes else ()) + (("G001.12",) if trace.reads else ())
+    result = {"exports": list(trace.exports), "reads": list(trace.reads)} | ({"writes": list(trace.writes)} if world.catalog.writes else {})
+    return Applied("effects", "effects" if effects else "effects: none", rules, effects, result=result)
+
+
 def explain_call(call: Call, trace: CallTrace, rules: GatewayRules, state: GatewayState) -> tuple[str, list[Applied]]:
     rules_name = rules.name
+    world = state.world
+    written = apply_changes(world, call.before_write)
     proposed = {"tool": call.tool, "arguments": call.arguments, "session": call.session}
     applied = [Applied("proposal", f"arguments as proposed: {shown(call.arguments)}", inputs=proposed), held_records(state, call, rules.next_checks)]
     if trace.replayed:
         applied.append(Applied("idempotency", f"idempotency key {shown(call.idempotency_key)} already bound to this action: answered as before, nothing recorded",
                                ("G002.2",), inputs={"idempotency_key": call.idempotency_key}, result="replayed"))
-    applied.append(_checks_applied(trace.checks, "checks", f"checks in precedence order (rules {rules_name})"))
+    checked = call_names(world, call.session, call.tool, call.arguments)
+    applied.append(_checks_applied(trace.checks, checked, "checks", f"checks in precedence order (rules {rules_name})"))
     if call.before_write:
         late = ["lab-001 checks once: the write goes ahead on the state as checked"] if not trace.write_checks and rules_name == "lab-001" else []
         applied.append(Applied("before-write", f"{len(call.before_write)} change(s) land between the check and the write",
-                               details=[describe_change(change) for change in call.before_write] + late))
+                               details=[describe_change(change, world) for change in call.before_write] + late))
     if trace.write_checks:
-        applied.append(_checks_applied(trace.write_checks, "write-checks", "re-checked at the write", ("G002.1",)))
+        at_write = call_names(written, call.session, call.tool, call.arguments)
+        applied.append(_checks_applied(trace.write_checks, at_write, "write-checks", "re-checked at the write", ("G002.1",)))
     told = f" (the caller is told {trace.caller_reason})" if trace.caller_reason != trace.reason else ""
     decision = {"decision": trace.decision, "reason": trace.reason, "caller_reason": trace.caller_reason, "stage": trace.stage}
     applied.append(Applied("decision", f"decision: {trace.decision}; reason {trace.reason}{told}; stage {trace.stage}",
                            ("G001.10",) if told else (), result=decision))
-    effects = [f"export: case {shown(e['case_id'])} to {shown(e['destination_id'])}, payload of {len(e['payload'])} characters read from storage" for e in trace.exports]
-    effects += [f"read: case {shown(r['case_id'])} served" for r in trace.reads]
-    rules = (("G001.14",) if trace.exports else ()) + (("G001.12",) if trace.reads else ())
-    applied.append(Applied("effects", "effects" if effects else "effects: none", rules, effects,
-                           result={"exports": list(trace.exports), "reads": list(trace.reads)}))
-    applied.append(Applied("audit", "audit record", ("G001.15",), [f"{key}: {shown(value)}" for key, value in trace.audit.items()], result=trace.audit))
+    applied.append(effects_applied(trace, written))
+    audit = [f"{checked.audit_label(key)}: {shown(value)}" for key, value in trace.audit.items()]
+    applied.append(Applied("audit", "audit record", ("G001.15",), audit, result=trace.audit))
     return f"call {shown(call.tool)} under session {shown(call.session)}", applied
 
 
-def describe_change(change) -> str:
+def describe_change(change, world: GatewayWorld) -> str:
+    """A world change in words, the record it names by its kind (``record_kinds[].name``) in ``world``, where it is stored."""
     if isinstance(change, ReassignCase):
-        return f"case {shown(change.case_id)} reassigned to {shown(sorted(change.assignees)) if change.assignees else 'nobody'}"
+        kind = world.case_index[change.case_id].kind
+        return f"{kind} {shown(change.case_id)} reassigned to {shown(sorted(change.assignees)) if change.assignees else 'nobody'}"
     if isinstance(change, RevokeSession):
         return f"the host revokes session {shown(change.session_id)}"
     if isinstance(change, RemoveDestination):
         return f"destination {shown(change.destination_id)} is removed from the configuration"
     if isinstance(change, EditCase):
-        return f"case {shown(change.case_id)} now holds other content (never read by a decision  [G001.16])"
+        kind = world.case_index[change.case_id].kind
+        return f"{kind} {shown(change.case_id)} now holds other content (never read by a decision  [G001.16])"
     if isinstance(change, EditRunbook):
         return f"runbook {shown(change.runbook_id)} now holds other content (never read by a decision  [G001.16])"
     assert isinstance(change, AdvanceClock)
@@ -134,11 +148,12 @@ def describe_change(change) -> str:
 def explain_gateway_steps(scenario: GatewayScenario) -> list[ExplainedStep]:
     """Each step of a gateway scenario explained, with its result as the outcome has it."""
     steps, before = [], GatewayState(scenario.world)  # the state as the step finds it
+    writes = scenario.world.catalog.writes
     for number, (step, trace, after) in enumerate(trace_gateway_scenario(scenario)):
         if trace is None:
-            steps.append(ExplainedStep(number, CHANGE_OPS[type(step)], describe_change(step), [], {"op": CHANGE_OPS[type(step)]}))
+            steps.append(ExplainedStep(number, CHANGE_OPS[type(step)], describe_change(step, before.world), [], {"op": CHANGE_OPS[type(step)]}))
         else:
             says, applied = explain_call(step, trace, scenario.rules, before)
-            steps.append(ExplainedStep(number, "call", says, applied, call_result(step, trace)))
+            steps.append(ExplainedStep(number, "call", says, applied, call_result(step, trace, writes)))
         before = after
     return steps

@@ -43,7 +43,7 @@ RULES_OF_RUN_KEY = {
 DERIVATION_ORDER = {key: rank for rank, key in enumerate((
     "op", "kind", "run", "session", "state", "forced_snippets", "forced_skills", "dropped", "sources", "declared_class",
     "source", "effective", "effective_source", "zone", "ceiling", "enforcing", "reason", "rule", "caller_reason", "stage",
-    "replayed", "decision", "ended", "sent", "message", "exception", "exports", "reads", "audit",
+    "replayed", "decision", "ended", "sent", "message", "exception", "exports", "reads", "writes", "audit",
 ))}
 _ABSENT = object()
 

@@ -29,7 +29,7 @@ ABSENT = _Absent()
 
 #: The gateway rule that decides each field of a call's result, beside the ``rule`` the result names itself (adr/gateway.md).
 RULE_OF_CALL_KEY = {
-    "audit": "G001.15", "exports": "G001.14", "reads": "G001.12", "replayed": "G002.2", "stage": "G002.1",
+    "audit": "G001.15", "exports": "G001.14", "writes": "G001.14", "reads": "G001.12", "replayed": "G002.2", "stage": "G002.1",
     "session": "G001.6", "caller_reason": "G001.13",
 }
 _LIMIT = 200  # leaves listed at most; an outcome that differs everywhere is summed up by the first of them

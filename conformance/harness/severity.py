@@ -6,12 +6,13 @@ lets out something the model's does not:
 - a call the model denies, allowed (``decision`` ``allow``): the reason table
   of G001.13, and the model's own ``rule`` for that call (G001.10 for a case
   of another tenant, G001.12 for a read neither assigned nor a supervisor's);
-- an export the model does not make (G001.14: a case, its tenant and a
-  destination; the payload aside), or a read it does not serve (G001.12),
+- an export the model does not make (G001.14: a record, its tenant and a
+  destination; the payload aside), a read it does not serve (G001.12), or a
+  write it does not make (G001.14: a tool, its record and its arguments),
   whatever the call's decision says;
-- an audit record holding case content or proposal text that the model's
+- an audit record holding record content or proposal text that the model's
   record at that step does not hold (G001.15; for a send's record, a source's
-  text, C144.14): a string of the record containing the text of a case, a
+  text, C144.14): a string of the record containing the text of a stored record, a
   runbook, a snippet, a skill, a system prompt or a task input, or equal to a
   value the proposal carried (its tool, an argument's name or value) that
   names nothing the world holds;
@@ -22,8 +23,8 @@ lets out something the model's does not:
   the model leaves out (C164.1, C175.3).
 
 It is ``refusal`` when it lets out nothing more anywhere, but holds back
-something the model lets out: a call the model allows, denied; an export or a
-read the model makes, left out; a send the model makes, withheld; a forced
+something the model lets out: a call the model allows, denied; an export, a
+read or a write the model makes, left out; a send the model makes, withheld; a forced
 source the model lets into a run, left out. Every other disagreement is
 ``other``: names, messages, fields, codes, a class named less strict for the
 same context sent.
@@ -45,8 +46,11 @@ from typing import Iterator
 
 from attrs import frozen
 
-from gateproof.model.gateway.arguments import TOOLS
+from gateproof.model.gateway.catalog import Catalog
+from gateproof.model.gateway.lab import LAB_CATALOG
+from gateproof.model.gateway.scenario import catalog_of
 from gateproof.model.ladder import parse_data_class
+from gateproof.model.scenario.errors import ScenarioError
 
 from .compare import same_json
 
@@ -59,7 +63,8 @@ WAYS = {
     "call": "allows a call the model denies",
     "export": "makes an export the model does not",
     "read": "serves a read the model does not",
-    "audit": "writes case content or proposal text into the audit",
+    "write": "makes a write the model does not",
+    "audit": "writes {record} content or proposal text into the audit",
     "send": "sends context the model does not send",
     "class": "sends context of a stricter class than the model's",
     "forced": "lets into the run a forced source the model leaves out",
@@ -70,6 +75,7 @@ HELD_BACK = {
     "call": "denies a call the model allows",
     "export": "leaves out an export the model makes",
     "read": "leaves out a read the model serves",
+    "write": "leaves out a write the model makes",
     "send": "withholds context the model sends",
     "forced": "leaves out of the run a forced source the model lets in",
 }
@@ -86,10 +92,11 @@ class Lean:
     way: str  # a key of WAYS
     rules: tuple[str, ...]
     detail: str = ""  # the reason the model gives a call, the text found in the audit
+    record: str = "case"  # what the scenario's catalog calls its stored records
 
     def text(self, severity: str) -> str:
         """What the implementation does, as a person reads it: what it lets out for security, what it holds back for a refusal."""
-        said = WAYS[self.way] if severity == SECURITY else HELD_BACK[self.way]
+        said = (WAYS[self.way] if severity == SECURITY else HELD_BACK[self.way]).format(record=self.record)
         return f"step {self.step}: {said}" + (f" ({self.detail})" if self.detail else "") + (f" [{', '.join(self.rules)}]" if self.rules else "")
 
 
@@ -127,14 +134,34 @@ def _contents(value, found: set, names: set) -> None:
         names.add(value)
 
 
-def texts_of(scenario: dict | None, *outcomes: dict) -> tuple[frozenset, frozenset]:
-    """(content, proposal): the texts no audit record may hold. Content, held anywhere in a record's strings, is every
+@frozen
+class Known:
+    """What a disagreement is judged against: the texts no audit record may hold, and what the catalog calls its records."""
+
+    contents: frozenset
+    proposals: frozenset
+    record: str = "case"
+
+
+def scenario_catalog(scenario: dict | None) -> Catalog:
+    """The catalog a gateway scenario declares (S001.9), the lab's for any other document or one the model cannot read."""
+    if not (isinstance(scenario, dict) and scenario.get("kind") == "gateway"):
+        return LAB_CATALOG
+    try:
+        return catalog_of(scenario)
+    except ScenarioError:
+        return LAB_CATALOG  # the model decides no such document, so no outcome of it is judged
+
+
+def texts_of(scenario: dict | None, *outcomes: dict) -> Known:
+    """The content and proposal texts no audit record may hold. Content, held anywhere in a record's strings, is every
     stored text of the scenario (without one, what the exports carry); proposal text, a whole string of a record, is
-    what a call's tool and arguments carry that names nothing the world holds: a known tool, a stored case, a
-    configured destination, a session's user or tenant are what a record names, whoever proposed them."""
+    what a call's tool and arguments carry that names nothing the world holds: a tool of the scenario's catalog, a
+    stored record, a configured destination, a session's user or tenant are what a record names, whoever proposed them."""
     contents: set = set()
     proposals: set = set()
-    names: set = set(TOOLS)
+    catalog = scenario_catalog(scenario)
+    names: set = {tool.name for tool in catalog.tools}
     _contents(scenario.get("world") if isinstance(scenario, dict) else None, contents, names)
     _contents(scenario, contents, set())
     for outcome in outcomes if scenario is None else ():
@@ -148,7 +175,8 @@ def texts_of(scenario: dict | None, *outcomes: dict) -> tuple[frozenset, frozens
     for step in steps if isinstance(steps, list) else ():
         if isinstance(step, dict) and step.get("op") == "call":
             proposals.update(text for text in _strings([step.get("tool"), step.get("arguments")]) if text)
-    return frozenset(contents), frozenset(proposals - names)
+    record = " or ".join(kind.name for kind in catalog.record_kinds)
+    return Known(frozenset(contents), frozenset(proposals - names), record)
 
 
 def _results(outcome) -> list:
@@ -186,11 +214,10 @@ def _destinations(exports) -> list:
     return [{k: v for k, v in export.items() if k != "payload"} if isinstance(export, dict) else export for export in exports]
 
 
-def _leaked(audit, texts: tuple[frozenset, frozenset]) -> set:
+def _leaked(audit, known: Known) -> set:
     """The content and proposal texts an audit record holds."""
     held = set(_strings(audit))
-    contents, proposals = texts
-    return {("content", t) for t in contents if any(t in s for s in held)} | {("proposal", t) for t in proposals if t in held}
+    return {("content", t) for t in known.contents if any(t in s for s in held)} | {("proposal", t) for t in known.proposals if t in held}
 
 
 def _rank(result: dict) -> int | None:
@@ -198,7 +225,7 @@ def _rank(result: dict) -> int | None:
     return None if declared is None else declared.rank
 
 
-def step_leans(step: int, mine: dict, theirs: dict, texts: tuple[frozenset, frozenset]) -> list[Lean]:
+def step_leans(step: int, mine: dict, theirs: dict, known: Known) -> list[Lean]:
     """Every way ``theirs`` lets out more than ``mine`` at one step."""
     found = []
     call = "call" in (mine.get("op"), theirs.get("op"))
@@ -213,11 +240,13 @@ def step_leans(step: int, mine: dict, theirs: dict, texts: tuple[frozenset, froz
         found.append(Lean(step, "export", ("G001.14",)))
     if _extra(mine.get("reads"), theirs.get("reads")):
         found.append(Lean(step, "read", ("G001.12",)))
-    leaked = _leaked(theirs.get("audit"), texts) - _leaked(mine.get("audit"), texts)
+    if _extra(mine.get("writes"), theirs.get("writes")):
+        found.append(Lean(step, "write", ("G001.14",)))
+    leaked = _leaked(theirs.get("audit"), known) - _leaked(mine.get("audit"), known)
     if leaked:
         kind, text = sorted(leaked)[0]
         shown = text if len(text) <= 40 else text[:37] + "..."
-        found.append(Lean(step, "audit", ("G001.15",) if call else ("C144.14",), f"{kind} {shown!r}"))
+        found.append(Lean(step, "audit", ("G001.15",) if call else ("C144.14",), f"{kind} {shown!r}", known.record))
     if all(through) and not call:
         ranks = _rank(theirs), _rank(mine)
         if None not in ranks and ranks[0] > ranks[1]:
@@ -227,12 +256,12 @@ def step_leans(step: int, mine: dict, theirs: dict, texts: tuple[frozenset, froz
     return found
 
 
-def leans(mine: dict, theirs: dict, texts: tuple[frozenset, frozenset]) -> list[Lean]:
+def leans(mine: dict, theirs: dict, known: Known) -> list[Lean]:
     """Every way, step by step, ``theirs`` lets out more than ``mine``; a result one side lacks lets out nothing."""
     ours, others = _results(mine), _results(theirs)
     length = max(len(ours), len(others))
     ours, others = ours + [{}] * (length - len(ours)), others + [{}] * (length - len(others))
-    return [lean for step, (a, b) in enumerate(zip(ours, others)) for lean in step_leans(step, a, b, texts)]
+    return [lean for step, (a, b) in enumerate(zip(ours, others)) for lean in step_leans(step, a, b, known)]
 
 
 def classify(expected: dict, actual: dict, scenario: dict | None = None) -> tuple[str | None, list[Lean]]:
@@ -244,11 +273,11 @@ def classify(expected: dict, actual: dict, scenario: dict | None = None) -> tupl
     """
     if same_json(expected, actual):
         return None, []
-    texts = texts_of(scenario, expected, actual)
-    more = leans(expected, actual, texts)
+    known = texts_of(scenario, expected, actual)
+    more = leans(expected, actual, known)
     if more:
         return SECURITY, more
-    less = [lean for lean in leans(actual, expected, texts) if lean.way in HELD_BACK]
+    less = [lean for lean in leans(actual, expected, known) if lean.way in HELD_BACK]
     return (REFUSAL, less) if less else (OTHER, [])
 
 
