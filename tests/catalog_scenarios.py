@@ -1,11 +1,11 @@
-"""Gateway scenarios under the example catalogs (examples/catalogs/), each call one a team of that catalog makes."""
+"""Gateway scenarios under the example catalogs (model/catalogs/), each call one a team of that catalog makes."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-CATALOGS = Path(__file__).resolve().parent.parent / "examples" / "catalogs"
+CATALOGS = Path(__file__).resolve().parent.parent / "model" / "catalogs"
 
 
 def catalog(name: str) -> dict:

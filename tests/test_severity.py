@@ -202,7 +202,7 @@ def failed(actual: dict, scenario: dict | None = None):
 
 def stub_hunt(wanted: int, new: list) -> tuple[Hunt, list]:
     """A hunt whose one sweep answers ``new``, and which keeps what it settles: how it chooses, apart from how it runs."""
-    settings_ = SimpleNamespace(seed=0, shard=SimpleNamespace(index=1, count=1), exitfirst=False, disagreements=wanted)
+    settings_ = SimpleNamespace(seed=0, shard=SimpleNamespace(index=1, count=1), exitfirst=False, disagreements=wanted, catalog=None)
     campaign = SimpleNamespace(settings=settings_, tally=SimpleNamespace(unkept=Counter(), unkept_severities=Counter()))
     hunt = Hunt(campaign, "gateway", "lab-001", 10)
     settled, sweeps = [], iter([[(verdict, None) for verdict in new]])
