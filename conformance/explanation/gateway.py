@@ -23,6 +23,7 @@ CHECK_NAMES = {
     "G001.12": "session may read the case (assigned, or supervisor)", "G002.3": "a reused idempotency key names the same action",
     "G002.4": "session is within its rate limit", "G002.5": "external destination: an approval names this exact action",
     "G002.6": "external destination: the approval has not expired",
+    "G001.18": "no argument_above approval condition holds (lab-001 honours none)",
 }
 
 
