@@ -6,6 +6,8 @@ import pytest
 
 from gateproof.conformance.explanation.explain import explained
 from gateproof.conformance.explanation.trace import text_of
+from gateproof.model.gateway.catalog import catalog_document
+from gateproof.model.gateway.lab import LAB_CATALOG
 from gateproof.model.scenario import read_scenario
 
 WORLD = {
@@ -115,3 +117,17 @@ def test_an_idempotency_key_is_shown_with_the_action_an_earlier_allowed_export_b
                                    '{"case_id":"CASE-1","destination_id":"audit-queue"}')
     assert records.inputs["idempotency_key"] == {"key": "k-1", "bound_to": ["s-1", "export_case", '{"case_id":"CASE-1","destination_id":"audit-queue"}']}
     assert not any("idempotency key" in line for line in held(document, step=2).details)  # a call without a key
+
+
+@pytest.mark.rule("G001.18")
+def test_a_call_an_argument_above_approval_holds_for_is_explained_under_lab_001():
+    catalog = catalog_document(LAB_CATALOG)
+    tool = catalog["tools"][0]
+    tool["arguments"].append({"name": "amount", "type": "integer", "required": False})
+    tool["approvals"].append({"when": "argument_above", "argument": "amount", "above": 500})
+    call = export()
+    call["arguments"]["amount"] = 501
+    document = {**scenario([call]), "catalog": catalog, "world": {**WORLD, "cases": [{"id": "CASE-1", "tenant": "globex", "assignees": ["dana"]}]}}
+    checks = next(a for a in explained(read_scenario(document)).steps[0].applied if a.id == "checks")
+    assert checks.result[-1] == {"check": "no argument_above approval condition holds (lab-001 honours none)", "rule": "G001.18",
+                                 "passed": False, "reason": "approval_required"}

@@ -7,49 +7,69 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gateproof.conformance.generation.gateway_strategies import calls, gateway_worlds
+from gateproof.conformance.proofs.catalog_space import LAB_SHAPES, TOOL_SHAPES
 from gateproof.conformance.proofs.domains import GATEWAY_CALLS
 from gateproof.conformance.proofs.gateway_call import (
-    DECLARED_KEYS, FORGED_FIELD, FORGED_KEY, REASONS, TOOL_NAMES, UNKNOWN_TOOL, GatewayCall, lab_reason,
+    DECLARED_KEYS, FORGED_FIELD, FORGED_KEY, REASONS, UNKNOWN_TOOL, GatewayCall, lab_reason,
 )
 from gateproof.conformance.proofs.replay import replay, semantics_named
+from gateproof.conformance.proofs.wrong_catalogs import WRONG_CATALOG_GATEWAYS
 from gateproof.conformance.proofs.wrong_gateways import WRONG_GATEWAYS
 from gateproof.model.gateway.arguments import is_identifier_value
+from gateproof.model.gateway.lab import SUPERVISOR_ROLE, SUPPORT_ROLE
 from gateproof.model.gateway.scenario import read_gateway_scenario, run_gateway_scenario
 from gateproof.model.lattice import CONCRETE
 
 BOUND = 4
+SHAPES = range(len(TOOL_SHAPES))
 
 
 @st.composite
-def abstract_calls(draw, bound=BOUND):
-    """Concrete abstract calls: any tool, any fields with distinct keys, any facts."""
+def abstract_calls(draw, shape=None, bound=BOUND):
+    """Concrete abstract calls: a catalog of 1 to ``bound`` distinct shapes (``shape`` among them), any tool of it or none, any fields with distinct keys, any facts."""
+    catalog = draw(st.sets(st.sampled_from(SHAPES), min_size=1, max_size=bound - (shape is not None)))
+    catalog = sorted(catalog | ({shape} if shape is not None else set()))
     keys = draw(st.lists(st.integers(0, bound + FORGED_KEY), min_size=bound, max_size=bound, unique=True))
     flags = st.booleans()
     configured = draw(flags)
+    called = range(len(catalog)) if shape is None else [catalog.index(shape)]
     return GatewayCall(
-        tool=draw(st.integers(0, UNKNOWN_TOOL)),
+        catalog=tuple(catalog) + (0,) * (bound - len(catalog)),
+        tools=len(catalog),
+        tool=draw(st.sampled_from([*called, UNKNOWN_TOOL])),
         arguments_object=draw(flags),
         keys=tuple(keys),
-        present=tuple(draw(st.lists(flags, min_size=bound, max_size=bound))),
-        values_ok=tuple(draw(st.lists(flags, min_size=bound, max_size=bound))),
-        session_valid=draw(flags), support=draw(flags), supervisor=draw(flags),
+        **{field: tuple(draw(st.lists(flags, min_size=bound, max_size=bound))) for field in ("present", "values_ok", "above")},
+        session_valid=draw(flags), holds_role=draw(flags), holds_reader=draw(flags),
         destination_configured=configured, destination_internal=configured and draw(flags),
         case_exists=draw(flags), same_tenant=draw(flags), assigned=draw(flags),
     )
 
 
-@settings(max_examples=200, deadline=None)
-@given(abstract_calls(), st.sampled_from(["lab-001", *sorted(WRONG_GATEWAYS)]))
-def test_a_decoded_call_is_decided_as_the_proofs_decide_it(call, rules):
-    """The model (or the wrong gateway's runner) gives a decoded call the reason its abstract decision predicts."""
-    semantics = semantics_named("adr-179" if rules == "lab-001" else rules)
+def _reasons_agree(call, rules):
+    semantics = semantics_named(rules)
     predicted = GATEWAY_CALLS.judge(semantics, call, CONCRETE)
     _, replayed = replay(GATEWAY_CALLS, GATEWAY_CALLS.documents("differential", "the model agrees", semantics, (call,)), semantics)
     assert [REASONS[v.reason] for v in replayed] == [REASONS[v.reason] for v in predicted]
 
 
+@pytest.mark.parametrize("shape", SHAPES, ids=[tool.name for tool in TOOL_SHAPES])
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_a_decoded_call_of_every_tool_shape_is_decided_as_the_proofs_decide_it(shape, data):
+    """Under lab-001, the model gives a decoded call of each tool shape, in catalogs of it and others, the reason its abstract decision predicts."""
+    _reasons_agree(data.draw(abstract_calls(shape)), "adr-179")
+
+
+@settings(max_examples=300, deadline=None)
+@given(abstract_calls(), st.sampled_from(sorted({**WRONG_GATEWAYS, **WRONG_CATALOG_GATEWAYS})))
+def test_a_wrong_gateway_decides_a_decoded_call_as_the_proofs_decide_it(call, rules):
+    """Each wrong gateway's runner gives a decoded call, under any generated catalog, the reason its abstract decision predicts."""
+    _reasons_agree(call, rules)
+
+
 def abstraction_of(world: dict, step: dict) -> GatewayCall:
-    """The abstract call that stands for a generated call in its world (under lab-001, which reads no history)."""
+    """The abstract call that stands for a generated call in its world under the lab's catalog (lab-001, which reads no history)."""
     session = next(s for s in world["sessions"] if s["id"] == step["session"])
     tool, arguments = step["tool"], step["arguments"]
     fields = arguments if isinstance(arguments, dict) else {}
@@ -62,15 +82,19 @@ def abstraction_of(world: dict, step: dict) -> GatewayCall:
     case = next((c for c in world["cases"] if isinstance(case_id, str) and c["id"] == case_id), None)
     destination = next((d for d in world["destinations"] if isinstance(destination_id, str) and d["id"] == destination_id), None)
     roles = session.get("roles", ())
+    names = [TOOL_SHAPES[shape].name for shape in LAB_SHAPES]
     return GatewayCall(
-        tool=TOOL_NAMES.index(tool) if isinstance(tool, str) and tool in TOOL_NAMES else UNKNOWN_TOOL,
+        catalog=LAB_SHAPES,
+        tools=len(LAB_SHAPES),
+        tool=names.index(tool) if isinstance(tool, str) and tool in names else UNKNOWN_TOOL,
         arguments_object=isinstance(arguments, dict),
         keys=keys,
         present=tuple(True for _ in keys),
         values_ok=tuple(is_identifier_value(value) for value in fields.values()),
+        above=tuple(False for _ in keys),
         session_valid=session.get("valid", True),
-        support="support" in roles,
-        supervisor="supervisor" in roles,
+        holds_role=SUPPORT_ROLE in roles,
+        holds_reader=SUPERVISOR_ROLE in roles,
         destination_configured=destination is not None,
         destination_internal=destination is not None and destination["internal"],
         case_exists=case is not None,
@@ -90,11 +114,11 @@ def test_the_abstract_reason_is_the_models_on_generated_calls(data):
     assert REASONS[lab_reason(abstraction_of(world, step), CONCRETE)] == result["reason"]
 
 
-@pytest.mark.parametrize("name", sorted(WRONG_GATEWAYS))
+@pytest.mark.parametrize("name", sorted({**WRONG_GATEWAYS, **WRONG_CATALOG_GATEWAYS}))
 def test_a_wrong_gateway_leaves_the_document_it_is_given_unchanged(name):
     world = {"sessions": [{"id": "s-1", "user": "ana", "tenant": "acme"}], "cases": [{"id": "c", "tenant": "acme"}], "destinations": [{"id": "d", "internal": True}]}
     step = {"op": "call", "session": "s-1", "tool": "export_case", "arguments": {"case_id": "c", "destination_id": "d", FORGED_FIELD: "x"}}
     document = {"gateproof": 1, "kind": "gateway", "id": "x", "world": world, "steps": [step]}
     before = repr(document)
-    WRONG_GATEWAYS[name].runner(document)
+    {**WRONG_GATEWAYS, **WRONG_CATALOG_GATEWAYS}[name].runner(document)
     assert repr(document) == before

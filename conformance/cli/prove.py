@@ -83,7 +83,7 @@ def replay_command(rules: str, path: str, subcommand: str = "decide") -> str:
 
 
 def _print_table(results: list[Result], documents: list[dict], rules: str, bound: int, seconds: float) -> None:
-    table = Table(title=f"Invariants under {rules}, at most {bound} sources, records or fields each")
+    table = Table(title=f"Invariants under {rules}, at most {bound} sources, records, fields or catalog tools each")
     table.add_column("id")
     table.add_column("invariant", no_wrap=True)
     table.add_column("result")
@@ -106,7 +106,7 @@ def _print_table(results: list[Result], documents: list[dict], rules: str, bound
 @click.option("--rules", "rules", type=RuleName(rule_names, "a rule version or wrong variant the proofs know"), default=default_version, show_default="the latest ADR version",
               help=f"A rule version of the model, or a deliberately wrong variant (wrong:...) ({VERSIONS_COMMAND} lists them; prove takes those marked *).")
 @click.option("--bound", type=click.IntRange(1, MAX_BOUND), default=8, show_default=True,
-              help="The most sources and fallbacks of a send, forced records of each kind in a run story, fields of a call.")
+              help="The most sources and fallbacks of a send, forced records of each kind in a run story, fields of a call and tools of its catalog.")
 @click.option("--only", metavar="ID", type=RuleName(lambda: sorted(BY_ID), "an invariant id", "gateproof rules"), default=None,
               help="Prove one invariant by its id (gateproof rules lists the I ids with their titles).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON document.")
@@ -115,7 +115,7 @@ def _print_table(results: list[Result], documents: list[dict], rules: str, bound
 @out_option(None, "Write each counterexample as scenario files (and their outcomes under RULES) into this folder.")
 @verbosity_options
 def prove(rules: str, bound: int, only: str | None, as_json: bool, timeout: float, out: str | None, quiet: bool, verbose: bool) -> None:
-    """Prove the invariant catalog for every send, run story or call up to BOUND sources, records or fields, or show a counterexample."""
+    """Prove the invariant catalog for every send, run story or call up to BOUND sources, records, fields or catalog tools, or show a counterexample."""
     semantics = semantics_named(rules)
     counterexamples = None if out is None else Path(out)
     entries = [entry for entry in CATALOG if only is None or entry.id == only]

@@ -16,11 +16,12 @@ from gateproof.model.versions import VERSIONS
 
 from .domains import Domain
 from .send import Semantics, model_as_it_is, semantics_of
+from .wrong_catalogs import WRONG_CATALOG_GATEWAYS
 from .wrong_gateways import WRONG_GATEWAYS, WRONG_RECORDS
 from .wrong_rules import UNDONE_ADRS, WRONG_RULES
 
 #: The variants the proofs refute; each is some invariant's teeth.
-WRONG_VARIANTS: dict[str, Semantics] = {**WRONG_RULES, **WRONG_GATEWAYS}
+WRONG_VARIANTS: dict[str, Semantics] = {**WRONG_RULES, **WRONG_GATEWAYS, **WRONG_CATALOG_GATEWAYS}
 #: Every variant a scenario can be decided under, those no invariant is about besides.
 DECIDABLE_VARIANTS: dict[str, Semantics] = {**WRONG_VARIANTS, **WRONG_RECORDS, **UNDONE_ADRS}
 
@@ -45,7 +46,7 @@ def decide_names() -> list[str]:
 def is_for(name: str, document: dict) -> bool:
     """Whether rules of that name apply to the document's kind (trust ceiling or gateway)."""
     gateway = document.get("kind") == "gateway"
-    if name in GATEWAY_VERSIONS or name in WRONG_GATEWAYS or name in WRONG_RECORDS:
+    if name in GATEWAY_VERSIONS or name in WRONG_GATEWAYS or name in WRONG_CATALOG_GATEWAYS or name in WRONG_RECORDS:
         return gateway
     return not gateway
 

@@ -21,15 +21,15 @@ from attrs import evolve
 from gateproof.model.gateway.arguments import Check, first_failed_reason
 
 from .gateway_call import (
-    FORGED_FIELD, FORGED_KEY, UNKNOWN_TOOL, declared_values_ok, facts_of_call, has_extra, has_field, has_missing, lab_checks,
+    FORGED_FIELD, FORGED_KEY, declared_values_ok, facts_of_call, has_extra, has_field, has_missing, lab_checks, tool_is,
 )
 from .send import WRONG_PREFIX, Semantics
 
 
 def unsafe_reason(call, ops):
-    """The unsafe baseline: a known tool, string values for the declared fields and a stored case are all it asks."""
+    """The unsafe baseline: one of the lab's tools, whatever the catalog, string values for the declared fields and a stored case are all it asks."""
     return first_failed_reason((
-        Check("G001.1", "unknown_tool", call.tool != UNKNOWN_TOOL),
+        Check("G001.1", "unknown_tool", tool_is(call, lambda tool: tool.name in unsafe_gateway.TOOLS, ops)),
         Check("G001.2", "malformed_input",
               ops.And(call.arguments_object, ops.Not(has_missing(call, ops)), declared_values_ok(call, ops))),
         Check("G001.9", "case_not_found", call.case_exists),
@@ -38,7 +38,7 @@ def unsafe_reason(call, ops):
 
 def forged_authority_reason(call, ops):
     """An ``approved_by`` field is accepted, and taken as granting the support role."""
-    facts = facts_of_call(call)
+    facts = facts_of_call(call, ops)
     facts = evolve(facts, support=ops.Or(facts.support, has_field(call, FORGED_KEY, ops)))
     no_extra = ops.Not(has_extra(call, ops, ignored=(FORGED_KEY,)))
     return first_failed_reason(lab_checks(call, ops, facts=facts, no_extra=no_extra), ops)
@@ -58,7 +58,7 @@ def _trusting_forged_authority(document: dict) -> dict:
 
 def skips_assignment_reason(call, ops):
     """The assignment is never checked: every session counts as assigned to every case."""
-    return first_failed_reason(lab_checks(call, ops, facts=evolve(facts_of_call(call), assigned=True)), ops)
+    return first_failed_reason(lab_checks(call, ops, facts=evolve(facts_of_call(call, ops), assigned=True)), ops)
 
 
 def _assigning_everyone(document: dict) -> dict:
