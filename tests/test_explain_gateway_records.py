@@ -129,5 +129,5 @@ def test_a_call_an_argument_above_approval_holds_for_is_explained_under_lab_001(
     call["arguments"]["amount"] = 501
     document = {**scenario([call]), "catalog": catalog, "world": {**WORLD, "cases": [{"id": "CASE-1", "tenant": "globex", "assignees": ["dana"]}]}}
     checks = next(a for a in explained(read_scenario(document)).steps[0].applied if a.id == "checks")
-    assert checks.result[-1] == {"check": "no argument_above approval condition holds (lab-001 honours none)", "rule": "G001.18",
+    assert checks.result[-1] == {"check": "no approval needed (lab-001 honours none)", "rule": "G001.18",
                                  "passed": False, "reason": "approval_required"}
