@@ -174,7 +174,7 @@ def _decided(name: str, document: dict):
 
 def test_a_rule_version_read_once_decides_as_the_replay_that_reads_the_document_under_it():
     from gateproof.conformance.generation import scenarios
-    from gateproof.conformance.harness.corpus import load_corpus
+    from gateproof.conformance.corpus.load import load_corpus
     from gateproof.model.gateway.gate import GATEWAY_VERSIONS
     from gateproof.model.versions import VERSIONS
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from gateproof.conformance.generation import scenarios
 from gateproof.conformance.generation.ceiling_strategies import ceiling_scenarios
 from gateproof.conformance.generation.gateway_strategies import gateway_scenarios
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 from gateproof.conformance.harness.hunt import Hunt, identity
 from gateproof.conformance.harness.protocol import Outcome
 from gateproof.conformance.harness.results import Disagreement, judge

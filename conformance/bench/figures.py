@@ -25,7 +25,7 @@ from gateproof.model.scenario.run import trace_send
 
 from ..harness.bulk import decide_line
 from ..harness.campaign import Campaign, CampaignSettings
-from ..harness.corpus import load_corpus
+from ..corpus.load import load_corpus
 from ..harness.expectations import size_text, smallest_counterexample
 from ..implementations import BUILTINS, is_mutant, unavailable
 from ..reports.failure import failure_lines
