@@ -155,7 +155,7 @@ def test_the_cores_left_idle_are_the_usable_ones_less_the_load_rounded_up(monkey
 
 
 def _under_replay(name: str, document: dict):
-    from gateproof.conformance.proofs.replay import decided_under, is_for
+    from gateproof.conformance.implementations.wrong.decide import decided_under, is_for
 
     if not is_for(name, document):
         return "does not apply"

@@ -8,8 +8,9 @@ from gateproof.conformance.bench.proofs import measure
 from gateproof.conformance.proofs.catalog import CATALOG
 from gateproof.conformance.proofs.domains import GATEWAY_CALLS, SENDS
 from gateproof.conformance.proofs.engine import COUNTEREXAMPLE, PROVED, prove, semantics_named
-from gateproof.conformance.proofs.replay import WRONG_VARIANTS, replay
-from gateproof.conformance.proofs.wrong_rules import WRONG_RULES
+from gateproof.conformance.proofs.replay import replay
+from gateproof.conformance.proofs.wrong import WRONG_VARIANTS
+from gateproof.conformance.implementations.wrong.ceiling import WRONG_RULES
 from gateproof.model import fold, gate, lattice
 from gateproof.model.lattice import CONCRETE, UNDECLARED
 from gateproof.model.versions import DEFAULT_VERSION, VERSIONS

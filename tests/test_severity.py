@@ -21,7 +21,7 @@ from gateproof.conformance.harness.protocol import Outcome
 from gateproof.conformance.harness.results import Disagreement, judge
 from gateproof.conformance.harness.severity import OTHER, REFUSAL, SECURITY, classify, severity
 from gateproof.conformance.implementations.zoo import ZOO
-from gateproof.conformance.proofs.replay import run_under
+from gateproof.conformance.implementations.wrong.decide import run_under
 from gateproof.model.scenario import read_scenario, run_scenario
 
 CORPUS = {case.id: case for case in load_corpus()}

@@ -20,6 +20,8 @@ from attrs import evolve, frozen
 from gateproof.model.gateway.arguments import ALLOWED, REASON_CODES, TOOLS, first_failed_reason, shape_checks
 from gateproof.model.gateway.authorize import AuthorizationFacts, authorization_checks, lab_destination_checks, session_check
 
+from ..implementations.wrong.gateway import FORGED_FIELD
+
 #: The tools by index; an index past the catalogue is a name the gateway does not know.
 TOOL_NAMES = tuple(TOOLS)
 EXPORT, READ = TOOL_NAMES.index("export_case"), TOOL_NAMES.index("read_case")
@@ -27,8 +29,7 @@ UNKNOWN_TOOL = len(TOOL_NAMES)
 #: Field keys by index: the declared arguments, then forged authority, then any other undeclared key.
 DECLARED_KEYS = ("case_id", "destination_id")
 CASE_KEY, DESTINATION_KEY = 0, 1
-FORGED_KEY = len(DECLARED_KEYS)
-FORGED_FIELD = "approved_by"
+FORGED_KEY = len(DECLARED_KEYS)  # the key of FORGED_FIELD
 #: Every reason a gateway may give, by index; :data:`ALLOWED` is the allowed call.
 REASONS = REASON_CODES
 
