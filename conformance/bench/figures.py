@@ -16,9 +16,9 @@ import time
 
 import orjson
 
+from gateproof.model.context_gate import decide
 from gateproof.model.enforcement import is_enforcing
 from gateproof.model.fold import fold
-from gateproof.model.gate import decide
 from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.scenario.read import Send
 from gateproof.model.scenario.run import trace_send

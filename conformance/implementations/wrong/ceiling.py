@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from gateproof.model import gate, lattice, lifecycle
-from gateproof.model.gate import Decision
+from gateproof.model import context_gate, lattice, lifecycle
+from gateproof.model.context_gate import Decision
 from gateproof.model.ladder import DataClass
 from gateproof.model.lattice import CEILING_RANKS, OBSERVED, PERMITTED, REFUSED, UNDECLARED
 from gateproof.model.scenario import run
@@ -23,7 +23,7 @@ from gateproof.model.zones import CEILINGS
 from .variant import WRONG_PREFIX as PREFIX
 from .variant import Variant
 
-_right_decide = gate.decide
+_right_decide = context_gate.decide
 _right_decision_kind = lattice.decision_kind
 _right_gated_sources = run.gated_sources
 _right_fold_ranks = lattice.fold_ranks
@@ -124,7 +124,7 @@ WRONG_RULES: dict[str, Variant] = {
         _variant(
             "undeclared-permitted",
             undeclared_permitted_kind.__doc__,
-            {lattice.decision_kind: undeclared_permitted_kind, gate.decide: undeclared_permitted_decide},
+            {lattice.decision_kind: undeclared_permitted_kind, context_gate.decide: undeclared_permitted_decide},
         ),
         _variant(
             "undeclared-as-public",
