@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from gateproof.conformance.harness.campaign import Campaign, CampaignSettings
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 
 FAKES = Path(__file__).resolve().parent / "implementations"
 #: A handful of fast gateway cases; the fourth is the one the misbehaving implementations fault on.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from hypothesis import _settings as hypothesis_settings
 
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 
 TESTS = Path(__file__).resolve().parent
 LAB_CASES = [case for case in load_corpus() if case.scenario.get("kind") == "gateway" and case.scenario["rules"] == "lab-001"]

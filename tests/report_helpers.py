@@ -15,7 +15,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from gateproof.conformance.cli import main
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 from gateproof.conformance.harness.expectations import CAUGHT, CONFORMANT
 from gateproof.conformance.harness.protocol import Outcome
 from gateproof.conformance.harness.results import Tally, judge

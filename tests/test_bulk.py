@@ -155,7 +155,7 @@ def test_the_cores_left_idle_are_the_usable_ones_less_the_load_rounded_up(monkey
 
 
 def _under_replay(name: str, document: dict):
-    from gateproof.conformance.proofs.replay import decided_under, is_for
+    from gateproof.conformance.implementations.wrong.decide import decided_under, is_for
 
     if not is_for(name, document):
         return "does not apply"
@@ -174,7 +174,7 @@ def _decided(name: str, document: dict):
 
 def test_a_rule_version_read_once_decides_as_the_replay_that_reads_the_document_under_it():
     from gateproof.conformance.generation import scenarios
-    from gateproof.conformance.harness.corpus import load_corpus
+    from gateproof.conformance.corpus.load import load_corpus
     from gateproof.model.gateway.gate import GATEWAY_VERSIONS
     from gateproof.model.versions import VERSIONS
 

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from gateproof.conformance.cli import main
 from gateproof.conformance.explanation.adr_entries import adr_entries
-from gateproof.conformance.proofs.replay import decide_names
+from gateproof.conformance.implementations.wrong.decide import decide_names
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRIES = {match[0]: match[1] for path in sorted((ROOT / "adr").glob("*.md"))

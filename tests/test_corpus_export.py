@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from gateproof.conformance.cli import main
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 
 
 def test_each_exported_scenario_is_taken_by_decide_explain_and_verify_replay(tmp_path, monkeypatch):

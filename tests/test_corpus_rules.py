@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from gateproof.conformance.generation.reach_rules import ENTRY
-from gateproof.conformance.harness.corpus import CorpusCase, load_corpus
+from gateproof.conformance.corpus.load import CorpusCase, load_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The rules whose decisions an expected outcome carries: the ceiling's and the lifecycle's (C), the gateway's (G).

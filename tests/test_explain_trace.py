@@ -15,7 +15,7 @@ from gateproof.conformance.harness.bulk import decided
 from gateproof.conformance.cli import main
 from gateproof.conformance.explanation.explain import explain_under
 from gateproof.conformance.explanation.trace import WIDTH, text_of
-from gateproof.conformance.proofs.replay import decide_names, is_for
+from gateproof.conformance.implementations.wrong.decide import decide_names, is_for
 from gateproof.model.scenario.schema import validate
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,7 +5,7 @@ import copy
 import pytest
 
 from gateproof.conformance.harness.compare import Mismatch, compare, rule_ids
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 
 BY_ID = {c.id: c for c in load_corpus()}
 REFUSED_SEND = BY_ID["ceiling.example.forced-snippet-refused"]

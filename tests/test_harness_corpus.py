@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from gateproof.conformance.corpus.build import CORPUS_ROOT, FAMILIES, compute_family
-from gateproof.conformance.harness.corpus import corpus_files, export_corpus, load_corpus
+from gateproof.conformance.corpus.load import corpus_files, export_corpus, load_corpus
 from gateproof.model.scenario.schema import validate
 
 ADR = Path(__file__).resolve().parent.parent / "adr"

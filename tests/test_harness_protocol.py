@@ -10,7 +10,7 @@ from gateproof.conformance.harness.protocol import (
     SCHEMA_DIR, Errored, Outcome, ProtocolError, Run, Skipped, Start, Started, Stop, read_command, read_run_reply, read_started, wire_name,
 )
 from gateproof.conformance.implementations import BUILTINS, unavailable
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 
 GATEWAY_CASES = [c for c in load_corpus() if c.family == "gateway/next_checks"]
 

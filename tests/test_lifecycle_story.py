@@ -5,7 +5,7 @@ import pytest
 from gateproof.model.enforcement import MISSING
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario
 from gateproof.model.scenario.schema import validate
-from gateproof.model.story import delete_record, set_enforcement, update_record
+from gateproof.model.world_changes import delete_record, set_enforcement, update_record
 from stories import dequeue, document, queue, results, resume, skill, snippet, suspend, world
 
 STORED = world(snippets=[snippet(1)], skills=[skill(2)])

@@ -13,7 +13,7 @@ import pytest
 
 from harness_helpers import FAKES, GENEROUS, SHORT, left_running
 from gateproof.conformance.harness.campaign import Campaign, CampaignSettings
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 from gateproof.conformance.harness.process import StartFailed
 from gateproof.conformance.implementations import python_module
 from gateproof.conformance.mcp.play import REFUSAL_REASONS, unsendable

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gateproof.conformance.harness.campaign import Campaign, CampaignSettings
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 from gateproof.conformance.harness.expectations import CAUGHT, CONFORMANT, is_met
 from gateproof.conformance.implementations import MCP_BUILTINS, is_mutant, unavailable
 from gateproof.conformance.implementations.mcp_python.variants import FAULTS

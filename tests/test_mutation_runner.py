@@ -9,7 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 from gateproof.conformance.mutation import execute
 from gateproof.conformance.mutation.cli import BadInput, named, sampled
 from gateproof.conformance.mutation.equivalent import Equivalence, read_equivalents, stale_entries

@@ -9,7 +9,7 @@ import textwrap
 import orjson
 import pytest
 
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 from gateproof.conformance.harness.process import ImplementationProcess
 from gateproof.conformance.harness.protocol import Outcome
 from gateproof.conformance.implementations.reference import INFO

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from gateproof.conformance.generation.gateway_strategies import gateway_scenarios
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 from gateproof.conformance.generation.lifecycle_strategies import lifecycle_scenarios, story_worlds
 from gateproof.conformance.generation.ceiling_strategies import ceiling_scenarios, worlds
 from gateproof.model.scenario import ScenarioError, read_scenario, run_scenario

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from gateproof.conformance.cli import main
 from gateproof.conformance.harness.campaign import Campaign, CampaignSettings
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 from gateproof.conformance.harness.process import ImplementationProcess
 from gateproof.conformance.harness.protocol import Errored, Outcome, Skipped
 from gateproof.conformance.implementations import BUILTINS

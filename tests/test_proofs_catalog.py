@@ -8,9 +8,10 @@ from gateproof.conformance.bench.proofs import measure
 from gateproof.conformance.proofs.catalog import CATALOG
 from gateproof.conformance.proofs.domains import GATEWAY_CALLS, SENDS
 from gateproof.conformance.proofs.engine import COUNTEREXAMPLE, PROVED, prove, semantics_named
-from gateproof.conformance.proofs.replay import WRONG_VARIANTS, replay
-from gateproof.conformance.proofs.wrong_rules import WRONG_RULES
-from gateproof.model import fold, gate, lattice
+from gateproof.conformance.proofs.replay import replay
+from gateproof.conformance.proofs.wrong import WRONG_VARIANTS
+from gateproof.conformance.implementations.wrong.ceiling import WRONG_RULES
+from gateproof.model import context_gate, fold, lattice
 from gateproof.model.lattice import CONCRETE, UNDECLARED
 from gateproof.model.versions import DEFAULT_VERSION, VERSIONS
 
@@ -66,11 +67,11 @@ def test_counterexample_replays_through_the_model_and_shows_the_violation(entry,
 
 
 def test_a_wrong_variant_is_withdrawn_when_its_proof_ends():
-    originals = (lattice.takes_over, lattice.fold_ranks, fold.fold_ranks, gate.decide, gate.is_sent)
+    originals = (lattice.takes_over, lattice.fold_ranks, fold.fold_ranks, context_gate.decide, context_gate.is_sent)
     for variant in WRONG_RULES.values():
         with variant.in_force():
             pass
-    assert (lattice.takes_over, lattice.fold_ranks, fold.fold_ranks, gate.decide, gate.is_sent) == originals
+    assert (lattice.takes_over, lattice.fold_ranks, fold.fold_ranks, context_gate.decide, context_gate.is_sent) == originals
 
 
 def test_the_catalog_proves_at_bound_8():

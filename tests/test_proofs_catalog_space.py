@@ -15,8 +15,8 @@ from gateproof.conformance.proofs.catalog import BY_ID
 from gateproof.conformance.proofs.catalog_space import LAB_SHAPES, TOOL_SHAPES, catalog_of, catalogs_up_to
 from gateproof.conformance.proofs.engine import COUNTEREXAMPLE, PROVED, prove, semantics_named
 from gateproof.conformance.proofs.gateway_call import fresh_call, well_formed_call
-from gateproof.conformance.proofs.replay import run_under
-from gateproof.conformance.proofs.wrong_catalogs import WRONG_CATALOG_GATEWAYS
+from gateproof.conformance.implementations.wrong.decide import run_under
+from gateproof.conformance.implementations.wrong.catalogs import WRONG_CATALOG_GATEWAYS
 from gateproof.model.gateway.catalog import catalog_document, read_catalog
 from gateproof.model.gateway.catalog_checks import ANY_ROLE
 from gateproof.model.gateway.lab import LAB_CATALOG

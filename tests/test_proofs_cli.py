@@ -68,7 +68,7 @@ def test_bad_options_exit_2_without_a_traceback(arguments):
 
 
 from gateproof.conformance.program import command, program  # noqa: E402
-from gateproof.conformance.proofs.replay import WRONG_VARIANTS  # noqa: E402
+from gateproof.conformance.proofs.wrong import WRONG_VARIANTS  # noqa: E402
 
 
 @pytest.mark.parametrize("variant", sorted(WRONG_VARIANTS))

@@ -7,14 +7,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gateproof.conformance.generation.gateway_strategies import calls, gateway_worlds
+from gateproof.conformance.implementations.wrong.catalogs import WRONG_CATALOG_GATEWAYS
+from gateproof.conformance.implementations.wrong.decide import REFUTED
+from gateproof.conformance.implementations.wrong.gateway import WRONG_GATEWAYS
 from gateproof.conformance.proofs.catalog_space import LAB_SHAPES, TOOL_SHAPES
 from gateproof.conformance.proofs.domains import GATEWAY_CALLS
 from gateproof.conformance.proofs.gateway_call import (
     DECLARED_KEYS, FORGED_FIELD, FORGED_KEY, REASONS, UNKNOWN_TOOL, GatewayCall, lab_reason,
 )
 from gateproof.conformance.proofs.replay import replay, semantics_named
-from gateproof.conformance.proofs.wrong_catalogs import WRONG_CATALOG_GATEWAYS
-from gateproof.conformance.proofs.wrong_gateways import WRONG_GATEWAYS
+from gateproof.conformance.proofs.wrong import ENCODINGS
 from gateproof.model.gateway.arguments import is_identifier_value
 from gateproof.model.gateway.lab import SUPERVISOR_ROLE, SUPPORT_ROLE
 from gateproof.model.gateway.scenario import read_gateway_scenario, run_gateway_scenario
@@ -122,3 +124,9 @@ def test_a_wrong_gateway_leaves_the_document_it_is_given_unchanged(name):
     before = repr(document)
     {**WRONG_GATEWAYS, **WRONG_CATALOG_GATEWAYS}[name].runner(document)
     assert repr(document) == before
+
+
+def test_every_wrong_gateway_is_encoded_and_every_encoding_names_a_refuted_variant():
+    """A wrong gateway the proofs ran without its reason would be judged as the model: no invariant could refute it."""
+    assert set(ENCODINGS) <= set(REFUTED)
+    assert all(semantics_named(name).gateway_reason is not None for name in {**WRONG_GATEWAYS, **WRONG_CATALOG_GATEWAYS})

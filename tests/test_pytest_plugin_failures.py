@@ -112,7 +112,7 @@ def test_a_raising_gateway_shows_its_own_frame_first_and_no_plugin_frames(pytest
 def test_the_reduction_is_bounded_in_candidates_and_in_time(monkeypatch):
     from gateways import cross_tenant_gateway
 
-    from gateproof.conformance.harness.corpus import load_corpus
+    from gateproof.conformance.corpus.load import load_corpus
     from gateproof.conformance.plugin import search
     from gateproof.conformance.plugin.search import Search, check
 

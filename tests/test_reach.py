@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gateproof.conformance.generation.measure import measure
+from gateproof.conformance.bench.measure import measure
 from gateproof.conformance.generation.reach import DEFAULT_COUNT, Reach, RuleReach, bench_reach, function_reach, main, print_reach
 from gateproof.conformance.generation.reach_rules import ADR_DIR, Rule, read_rules, resolve, rule_function
 

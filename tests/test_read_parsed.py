@@ -7,7 +7,7 @@ from gateproof.conformance.corpus.build import CORPUS_ROOT
 from gateproof.conformance.generation.ceiling import scenarios_on_a_world
 from gateproof.conformance.generation.draw import Draw
 from gateproof.conformance.generation.gateway import gateway_scenario
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 from gateproof.conformance.harness.documents import dumps
 from gateproof.conformance.mutation.answers import as_the_server_parses
 from gateproof.model.scenario import ScenarioError, read_scenario

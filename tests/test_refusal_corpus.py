@@ -20,7 +20,7 @@ import pytest
 
 from gateproof.conformance.corpus.build import CORPUS_ROOT
 from gateproof.conformance.corpus.refusals import REFUSALS_FILE, answer, expected, raw_text, read_refusals, refusal_family
-from gateproof.conformance.harness.corpus import corpus_files
+from gateproof.conformance.corpus.load import corpus_files
 from gateproof.model.scenario.schema import schema
 
 ROOT = Path(__file__).resolve().parent.parent

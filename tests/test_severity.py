@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 from gateproof.conformance.generation import scenarios
 from gateproof.conformance.generation.ceiling_strategies import ceiling_scenarios
 from gateproof.conformance.generation.gateway_strategies import gateway_scenarios
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 from gateproof.conformance.harness.hunt import Hunt, identity
 from gateproof.conformance.harness.protocol import Outcome
 from gateproof.conformance.harness.results import Disagreement, judge
 from gateproof.conformance.harness.severity import OTHER, REFUSAL, SECURITY, classify, severity
 from gateproof.conformance.implementations.zoo import ZOO
-from gateproof.conformance.proofs.replay import run_under
+from gateproof.conformance.implementations.wrong.decide import run_under
 from gateproof.model.scenario import read_scenario, run_scenario
 
 CORPUS = {case.id: case for case in load_corpus()}

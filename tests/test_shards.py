@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gateproof.conformance.generation import scenarios
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 from gateproof.conformance.harness.shards import Shard, dealt, holds_case, parse_shard, share
 from gateproof.conformance.reports.merge import merge
 from gateproof.conformance.reports.results_log import ResultsError, read_results

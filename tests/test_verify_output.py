@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from gateproof.conformance.harness.campaign import Campaign, CampaignSettings, is_selected
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 from gateproof.conformance.harness.results import Tally, Verdict
 from gateproof.conformance.implementations import BUILTINS
 from gateproof.conformance.reports.terminal import errored_lines

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from gateproof.conformance.harness.campaign import Campaign, CampaignSettings
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 from gateproof.conformance.harness.expectations import CAUGHT, is_met, scenario_size, smallest_counterexample
 from gateproof.conformance.implementations import BUILTINS, MCP_BUILTINS, is_mutant
 from gateproof.conformance.implementations.zoo import ZOO
-from gateproof.conformance.proofs.replay import decide_names
+from gateproof.conformance.implementations.wrong.decide import decide_names
 from gateproof.model.versions import DEFAULT_VERSION
 
 MUTANTS = [name for name in BUILTINS if is_mutant(name) and name not in MCP_BUILTINS]

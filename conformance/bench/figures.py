@@ -16,16 +16,16 @@ import time
 
 import orjson
 
+from gateproof.model.context_gate import decide
 from gateproof.model.enforcement import is_enforcing
 from gateproof.model.fold import fold
-from gateproof.model.gate import decide
 from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.scenario.read import Send
 from gateproof.model.scenario.run import trace_send
 
 from ..harness.bulk import decide_line
 from ..harness.campaign import Campaign, CampaignSettings
-from ..harness.corpus import load_corpus
+from ..corpus.load import load_corpus
 from ..harness.expectations import size_text, smallest_counterexample
 from ..implementations import BUILTINS, is_mutant, unavailable
 from ..reports.failure import failure_lines

@@ -26,7 +26,7 @@ from gateproof.model.scenario import read_scenario, run_scenario
 
 from ..generation import scenarios as generated_scenarios
 from ..harness.campaign import Campaign, CampaignSettings, budgets
-from ..harness.corpus import load_corpus
+from ..corpus.load import load_corpus
 from ..harness.hunt import with_expected_outcomes
 from ..harness.process import ImplementationProcess
 from ..implementations import BUILTINS

@@ -14,8 +14,8 @@ from gateproof.model.scenario import ScenarioError
 
 from ..corpus.cases import with_expected
 from ..corpus.catalog_pairs import catalog_pairs
+from ..corpus.load import CorpusCase
 from ..explanation.names import argument_text
-from ..harness.corpus import CorpusCase
 from ..harness.documents import parse_json
 from .options import fail, read_input
 

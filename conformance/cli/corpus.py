@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..corpus.build import rebuild
-from ..harness.corpus import export_corpus, export_scenarios
+from ..corpus.load import export_corpus, export_scenarios
 from .options import writable_folder
 
 

@@ -212,7 +212,7 @@ def every_version() -> list[str]:
 
 def decidable_names() -> list[str]:
     """Every version and every wrong variant a scenario can be decided or explained under."""
-    from ..proofs.replay import decide_names  # the prover's variants load only when a value is given
+    from ..implementations.wrong.decide import decide_names  # the wrong variants load only when a value is given
 
     return decide_names()
 

@@ -20,12 +20,12 @@ from gateproof.model.versions import default_version
 from ..program import command
 from .options import VERSIONS_COMMAND, RuleName, Seconds, out_option, verbosity_options
 from ..harness.documents import dumps_pretty
+from ..implementations.wrong.variant import WRONG_PREFIX
 from .progress import Progress
 from ..proofs.catalog import BY_ID, CATALOG
 from ..proofs.engine import COUNTEREXAMPLE, DEFAULT_TIMEOUT_SECONDS, PROVED, Result, rule_names, semantics_named
 from ..proofs.engine import prove as prove_invariant
 from ..proofs.replay import decoded_counterexample
-from ..proofs.send import WRONG_PREFIX
 
 FORMAT_VERSION = 1
 MAX_BOUND = 64

@@ -53,7 +53,7 @@ def listing() -> str:
 
 
 def versions_text() -> str:
-    from ..proofs.replay import DECIDABLE_VARIANTS, WRONG_VARIANTS
+    from ..implementations.wrong.decide import DECIDABLE_VARIANTS, REFUTED
 
     from gateproof.model.versions import declarations, default_version
 
@@ -64,9 +64,9 @@ def versions_text() -> str:
     lines += [line for name, what in rows for line in wrapped_row(name, what, width)]
     lines += ["", "deliberately wrong variants (--rules of decide and explain; prove refutes those marked *):"]
     width = max(len(name) for name in DECIDABLE_VARIANTS) + 2
-    for name, semantics in DECIDABLE_VARIANTS.items():
-        mark = "*" if name in WRONG_VARIANTS else " "
-        lines += wrapped_row(f"{mark} {name}", semantics.description or "", width)
+    for name, variant in DECIDABLE_VARIANTS.items():
+        mark = "*" if name in REFUTED else " "
+        lines += wrapped_row(f"{mark} {name}", variant.description or "", width)
     return "\n".join(lines)
 
 

@@ -17,7 +17,7 @@ from gateproof.model.scenario import ScenarioError, read_scenario
 
 from ..harness.campaign import KINDS, RULES_OF_KIND, Campaign, CampaignSettings, is_selected
 from ..harness.compare import LEVELS
-from ..harness.corpus import load_corpus
+from ..corpus.load import load_corpus
 from .catalog import catalog_corpus, read_catalog_file
 from ..harness.environment import VariableError, implementation_environment, new_token, survivors, survivors_note
 from ..harness.expectations import CAUGHT, CONFORMANT, is_met

@@ -131,21 +131,21 @@ def explain_under(document: dict, name: str | None = None) -> Explained:
         return explained(scenario)
     if name in VERSIONS or name in GATEWAY_VERSIONS:
         return explained(_in_place(scenario, name))
-    from ..proofs.replay import DECIDABLE_VARIANTS, is_for  # the prover's variants load only when asked for
+    from ..implementations.wrong.decide import DECIDABLE_VARIANTS, is_for  # the wrong variants load only when asked for
 
-    semantics = DECIDABLE_VARIANTS[name]
+    variant = DECIDABLE_VARIANTS[name]
     if not is_for(name, document):
         raise ValueError(f"--rules {name} does not apply to this kind of scenario")
-    description = " ".join((semantics.description or "").split())
-    if semantics.runner is not None:
+    description = " ".join((variant.description or "").split())
+    if variant.runner is not None:
         note = f"{name}, a deliberately wrong gateway with its own decision: {description} Each step shows how the model decides it, then where {name} parts from it."
         model = explained(scenario, name, (note,))
-        outcome = semantics.runner(document)
+        outcome = variant.runner(document)
         return evolve(model, steps=[_variant_parts(step, name, result) for step, result in zip(model.steps, outcome["results"])])
-    with semantics.in_force():
+    with variant.in_force():
         scenario = read_scenario(document)
-        if semantics.rules.name not in VERSIONS:
-            scenario = evolve(scenario, rules=semantics.rules)
+        if variant.rules.name not in VERSIONS:
+            scenario = evolve(scenario, rules=variant.rules)
             note = f"{name}, deliberately wrong rules: {description}"
         else:
             note = f"{name}, a deliberately wrong variant of the rules {scenario.rules.name}: {description}"

@@ -3,7 +3,7 @@
 Run with ``python -m gateproof.conformance.generation.reach [--count N] [--seed S]``.
 ``count`` scenarios of every (kind, version) are drawn from the campaign's
 generators and decided in process, under coverage.py's branch measurement
-of model/ and the predicate hook of :mod:`.measure`. Each rule id the model
+of model/ and the predicate hook of :mod:`gateproof.conformance.bench.measure`. Each rule id the model
 implements is mapped to its functions by its adr/ entry (:mod:`.reach_rules`);
 the one the harness implements (S001.11) decides no scenario and is left to
 its tests. A rule is reached
@@ -28,9 +28,9 @@ from gateproof.model.scenario import read_scenario, run_scenario
 from gateproof.model.scenario import schema as scenario_schema
 from gateproof.model.versions import VERSIONS
 
+from ..bench.measure import BranchPoint, Measurement, Region, measure
 from ..harness.campaign import CampaignSettings
 from . import scenarios
-from .measure import BranchPoint, Measurement, Region, measure
 from .reach_keys import branch_key, function_key
 from .reach_rules import Rule, RuleFunction, read_rules
 

@@ -51,7 +51,7 @@ def outcome_of(scenario, document: dict, rules: str | None = None) -> dict:
         return run_scenario(scenario)
     if isinstance(scenario, Scenario) and rules in VERSIONS:
         return run_scenario(evolve(scenario, rules=VERSIONS[rules]))
-    from ..proofs.replay import decided_under, is_for  # the prover's variants load only when asked for
+    from ..implementations.wrong.decide import decided_under, is_for  # the wrong variants load only when asked for
 
     if not is_for(rules, document):
         raise ScenarioError("$", f"--rules {rules} does not apply to this kind of scenario")

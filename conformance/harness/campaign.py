@@ -21,7 +21,7 @@ from ..program import command
 from .documents import dumps_pretty
 from .environment import marked
 from .collection import fewer_collections
-from .corpus import CorpusCase
+from ..corpus.load import CorpusCase
 from .expectations import RULES_OF_KIND, undecided
 from .hunt import Hunt, model_outcome
 from .known import KnownDivergence

@@ -14,8 +14,8 @@ from gateproof.model.gateway.gate import DEFAULT_GATEWAY_VERSION
 from gateproof.model.versions import DEFAULT_VERSION
 
 from ..harness.protocol import Started
-from ..proofs.replay import run_under
 from .serve import serve
+from .wrong.decide import run_under
 from .zoo import ZOO, Mutant
 
 LATEST_OF_KIND = {"ceiling": DEFAULT_VERSION, "gateway": DEFAULT_GATEWAY_VERSION}

@@ -1,7 +1,7 @@
 """The mutant zoo: one implementation per documented defect or plausible bug, each of which verify must catch.
 
 A mutant claims the latest rules of its kind and decides every scenario
-with one variant of them (``gateproof.conformance.proofs.replay.run_under``):
+with one variant of them (``gateproof.conformance.implementations.wrong.decide.run_under``):
 the latest rules with one ADR's change undone for the defects the ADRs
 document, a deliberately wrong variant for the plausible bugs. ``gateproof verify --builtin mutant:NAME``
 serves it through ``python -m gateproof.conformance.implementations.mutant NAME``.

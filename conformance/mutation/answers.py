@@ -73,7 +73,7 @@ def answers():
     from ..corpus.refusals import REFUSALS_FILE, answer, raw_text, read_refusals
     from ..explanation.explain import explain_under
     from ..explanation.trace import text_of
-    from ..harness.corpus import load_corpus
+    from ..corpus.load import load_corpus
     from ..harness.documents import parse_json
 
     def explained(document) -> dict:

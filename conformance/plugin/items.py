@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from _pytest._code.code import ReprEntryNative, ReprExceptionInfo, ReprFileLocation, ReprTraceback
 
-from ..harness.corpus import load_corpus
+from ..corpus.load import load_corpus
 from ..harness.hunt import CONFIRMATIONS, model_outcome
 from ..harness.protocol import scenario_rules
 from .command import ImplementationSkipped

@@ -26,14 +26,14 @@ from gateproof.model.gateway.arguments import ALLOWED, REASON_CODES, Check, firs
 from gateproof.model.gateway.authorize import AuthorizationFacts, authorization_checks, lab_destination_checks, session_check
 from gateproof.model.gateway.catalog_checks import ANY_ROLE
 
+from ..implementations.wrong.gateway import FORGED_FIELD
 from .catalog_space import TOOL_SHAPES
 
 #: A tool index naming no tool of the call's catalog.
 UNKNOWN_TOOL = -1
 #: Field keys by index: every argument name some shape declares, then forged authority, then any other undeclared key.
 DECLARED_KEYS = tuple(dict.fromkeys(argument.name for tool in TOOL_SHAPES for argument in tool.arguments))
-FORGED_KEY = len(DECLARED_KEYS)
-FORGED_FIELD = "approved_by"
+FORGED_KEY = len(DECLARED_KEYS)  # the key of FORGED_FIELD
 #: Every reason a gateway may give, by index; :data:`ALLOWED` is the allowed call.
 REASONS = REASON_CODES
 

@@ -10,23 +10,19 @@ test in ``tests/test_proofs_differential.py``.
 
 from __future__ import annotations
 
-import sys
-import threading
-from contextlib import contextmanager
-from types import MappingProxyType
-from typing import Callable, Mapping
+from typing import Callable
 
 import z3
-from attrs import field, frozen
+from attrs import frozen
 
 from gateproof.model import lattice
 from gateproof.model.ladder import DataClass
 from gateproof.model.lattice import NO_SOURCE, UNDECLARED
-from gateproof.model.versions import LATEST, Rules
+from gateproof.model.versions import Rules
 from gateproof.model.zones import TrustZone
 
-#: The prefix of every deliberately wrong variant's name.
-WRONG_PREFIX = "wrong:"
+from ..implementations.wrong.variant import Variant
+
 HIGHEST_CLASS_RANK = len(DataClass) - 1
 LEAST_TRUSTED_RANK = len(TrustZone) - 1
 
@@ -110,81 +106,22 @@ def verdict_over(send: Send, folded: tuple, ops) -> Verdict:
 
 
 @frozen
-class Semantics:
-    """A rule version the proofs run: the model's rules, or a deliberately wrong variant of them.
+class Semantics(Variant):
+    """A rule version the proofs run: the model's rules, or a deliberately wrong variant with its encoding.
 
-    A wrong variant changes the rules in one of three ways, each applied to
-    the symbolic and the concrete interpretation alike: other switches
-    (``rules``), other model functions (``patches``), or, for the gateway,
-    another decision (``gateway_reason`` with the ``runner`` that replays
-    its documents). ``patches`` maps a model function to its wrong
-    replacement; while :meth:`in_force` holds, every module of the model that
-    binds the original binds the replacement.
+    What a variant changes (:class:`Variant`) applies to the symbolic and
+    the concrete interpretation alike; what the proofs add is which listed
+    sources the gate folds (``gated``) and, for a wrong gateway, its reason
+    for an abstract call (``gateway_reason``).
     """
 
-    name: str
-    rules: Rules = LATEST
     gated: Callable = gated_positions
-    patches: Mapping = field(factory=dict, converter=MappingProxyType)
-    description: str = ""
     #: The gateway's reason for an abstract call: (call, ops) -> reason index.
     gateway_reason: Callable | None = None
-    #: Replays a scenario document in place of the model: document -> outcome.
-    runner: Callable | None = None
-    #: The version a wrong variant was written against, and is applied on top of: pinned, so a later version leaves it as written.
-    against: str = LATEST.name
-
-    @property
-    def is_model_version(self) -> bool:
-        return not self.name.startswith(WRONG_PREFIX)
-
-    @property
-    def document_rules(self) -> str:
-        """The rule version a counterexample document names: a wrong variant is applied on top of the version it was written against."""
-        return self.name if self.is_model_version else self.against
 
     def judge(self, send: Send, ops) -> Verdict:
         """The verdict these rules give ``send``; call inside :meth:`in_force`."""
         return verdict_over(send, self.gated(send, self.rules, ops), ops)
-
-    @contextmanager
-    def in_force(self):
-        """Swap the patched model functions in, and back on exit.
-
-        The swap is global to the process, so it holds a lock for its whole
-        extent, a variant that patches nothing too: two threads replaying
-        under different variants wait for each other instead of one seeing
-        the other's rules.
-        """
-        with _PATCHING:
-            bindings = [
-                (module, attribute, original, replacement)
-                for original, replacement in self.patches.items()
-                for module in _model_modules()
-                for attribute, value in list(vars(module).items())
-                if value is original
-            ]
-            for module, attribute, _, replacement in bindings:
-                setattr(module, attribute, replacement)
-            try:
-                yield self
-            finally:
-                for module, attribute, original, _ in bindings:
-                    setattr(module, attribute, original)
-
-
-_PATCHING = threading.RLock()
-
-
-@contextmanager
-def model_as_it_is():
-    """The model unpatched while it is held: a variant's swap, process-wide, waits until it is let go."""
-    with _PATCHING:
-        yield
-
-
-def _model_modules():
-    return [module for name, module in list(sys.modules.items()) if name.startswith("gateproof.model") and module is not None]
 
 
 def semantics_of(rules: Rules) -> Semantics:

@@ -14,7 +14,7 @@ from attrs import frozen
 from ..enforcement import MISSING
 from ..lifecycle import QUEUED, RUNNING, SUSPENDED
 from ..records import Configuration, Provider, Skill, Snippet, World
-from ..story import KINDS, find_record
+from ..world_changes import KINDS, find_record
 from .errors import ScenarioError
 from .schema import field_problem
 

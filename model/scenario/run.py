@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from ..context_gate import Decision, audit_record, decide, exception_text, message_of
 from ..enforcement import is_enforcing
 from ..fold import Classification, fold
-from ..gate import Decision, audit_record, decide, exception_text, message_of
 from ..dropped import DroppedSource, dropped_sources
 from ..lifecycle import ForcedSet, resolve_for_composition
 from ..records import Configuration, Skill, Snippet, World

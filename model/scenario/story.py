@@ -11,8 +11,8 @@ from attrs import frozen
 from ..lifecycle import (ENDED, NO_FORCED_SET, RUNNING, SUSPENDED, Run, fails_on_dequeue, is_dry_run, resolve_on_dequeue, resolve_on_resume,
                          suspended_state)
 from ..records import World
-from ..story import KINDS, delete_record, find_record, set_enforcement, update_record
 from ..versions import Rules
+from ..world_changes import KINDS, delete_record, find_record, set_enforcement, update_record
 from .errors import ScenarioError
 from .read import Scenario, read_scenario
 from .read_story import Delete, Dequeue, Queue, Resume, SetEnforcement, Suspend, Update

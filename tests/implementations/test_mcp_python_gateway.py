@@ -34,7 +34,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from pydantic import TypeAdapter
 
-from gateproof.conformance.harness.corpus import load_corpus
+from gateproof.conformance.corpus.load import load_corpus
 from gateproof.conformance.harness.documents import dumps
 from gateproof.conformance.implementations.mcp_python.variants import FAULTS
 from gateproof.conformance.mcp.tokens import BAD_TOKENS, META_KEY, STDIO_AUDIENCE, CampaignKeys

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from attrs import frozen
 
-from ..corpus.build import CORPUS_ROOT
-from ..corpus.refusals import REFUSALS_FILE
-from .documents import dumps_pretty, parse_json
-from .paths import path_component
+from ..harness.documents import dumps_pretty, parse_json
+from ..harness.paths import path_component
+from .build import CORPUS_ROOT
+from .refusals import REFUSALS_FILE
 
 
 @frozen

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 
 import pytest
 
-from gateproof.conformance.proofs.replay import WRONG_VARIANTS, run_under
+from gateproof.conformance.implementations.wrong.ceiling import WRONG_RULES
+from gateproof.conformance.implementations.wrong.decide import run_under
 from gateproof.model.scenario import read_scenario, run_scenario
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -38,7 +41,7 @@ def test_unknown_names_and_the_other_family_are_refused():
 
 def test_variants_run_side_by_side_in_threads_as_they_run_alone():
     """A variant that swaps model functions holds them only for its own call: threads never see each other's rules."""
-    ceiling = [name for name, variant in WRONG_VARIANTS.items() if variant.gateway_reason is None]
+    ceiling = list(WRONG_RULES)
     documents = [_example(name) for name in ("forced-snippet-refused.json", "observe-mode.json", "adr-175-tie-names-one-source.json")]
     jobs = [(name, document) for name in [*ceiling, "adr-179"] for document in documents] * 3
     alone = [run_under(name, document) for name, document in jobs]
@@ -52,8 +55,8 @@ def test_the_model_waits_while_another_thread_holds_a_variants_swap(rules):
     """Decided while a variant that swaps model functions holds them in another thread, a document gets the answer it gets alone."""
     document = _example("adr-175-tie-names-one-source.json")
     alone = run_under(rules, document)
-    swapped = WRONG_VARIANTS["wrong:first-wins-ties"]
-    assert swapped.patches and not WRONG_VARIANTS["wrong:resume-enabled-only"].patches
+    swapped = WRONG_RULES["wrong:first-wins-ties"]
+    assert swapped.patches and not WRONG_RULES["wrong:resume-enabled-only"].patches
     assert run_under("wrong:first-wins-ties", document) != alone  # so deciding with the swap in force would show
     holding, release = threading.Event(), threading.Event()
 
@@ -74,3 +77,15 @@ def test_the_model_waits_while_another_thread_holds_a_variants_swap(rules):
     finally:
         release.set()
         holder.join(60)
+
+
+def test_deciding_under_a_wrong_variant_loads_no_prover():
+    """The variants are the proofs' subjects, not their part: deciding under one imports neither z3 nor the proofs."""
+    code = (
+        "import json, sys\n"
+        "from gateproof.conformance.implementations.wrong.decide import run_under\n"
+        f"run_under('wrong:first-wins-ties', json.loads(open({str(EXAMPLES / 'observe-mode.json')!r}).read()))\n"
+        "print(sorted(m for m in sys.modules if m == 'z3' or m.startswith('gateproof.conformance.proofs')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -1,28 +1,29 @@
-"""Deliberately wrong rule versions: each invariant must fail under at least one of them.
+"""Deliberately wrong trust-ceiling rules: each invariant of the proofs must fail under at least one of them.
 
 A proof that cannot fail proves nothing. Each variant changes one rule the
-way a plausible bug would, and says which. They live here, not in the model,
-because the model states the right rules only. The names are what
-``gateproof prove --rules`` and ``gateproof decide --rules`` accept after
-``wrong:``; the gateway's wrong variants are in ``wrong_gateways``.
+way a plausible bug would, and says which. The names are what ``gateproof
+prove --rules`` and ``gateproof decide --rules`` accept after ``wrong:``;
+the gateway's wrong variants are in :mod:`.gateway`. Each patch takes
+``ops``, so the proofs run it on z3 values as the model runs it on plain
+ones.
 """
 
 from __future__ import annotations
 
 from attrs import evolve
 
-from gateproof.model import gate, lattice, lifecycle
-from gateproof.model.gate import Decision
+from gateproof.model import context_gate, lattice, lifecycle
+from gateproof.model.context_gate import Decision
 from gateproof.model.ladder import DataClass
 from gateproof.model.lattice import CEILING_RANKS, OBSERVED, PERMITTED, REFUSED, UNDECLARED
 from gateproof.model.scenario import run
 from gateproof.model.versions import ALL_BY_NAME, ENABLED, EXISTING, VERSIONS
 from gateproof.model.zones import CEILINGS
 
-from .send import WRONG_PREFIX as PREFIX
-from .send import Semantics, gated_positions
+from .variant import WRONG_PREFIX as PREFIX
+from .variant import Variant
 
-_right_decide = gate.decide
+_right_decide = context_gate.decide
 _right_decision_kind = lattice.decision_kind
 _right_gated_sources = run.gated_sources
 _right_fold_ranks = lattice.fold_ranks
@@ -86,14 +87,8 @@ def undeclared_as_public_ranks(ranks, listed=None, ops=lattice.CONCRETE):
     return _right_fold_ranks(tuple(ops.If(rank == UNDECLARED, public, rank) for rank in ranks), listed, ops)
 
 
-def gated_only_with_forced_set(send, rules, ops):
-    """The gate runs only when the run carries a forced set; otherwise nothing is folded."""
-    carries_forced = ops.Or(*(ops.And(listed, forced) for listed, forced in zip(send.listed, send.forced)))
-    return tuple(ops.And(carries_forced, gated) for gated in gated_positions(send, rules, ops))
-
-
 def gated_sources_only_with_forced_set(world, configuration, snippets, skills, rules):
-    """The concrete side of :func:`gated_only_with_forced_set`."""
+    """The gate runs only when the run carries a forced set; otherwise nothing is folded."""
     if not snippets and not skills:
         return ()
     return _right_gated_sources(world, configuration, snippets, skills, rules)
@@ -112,11 +107,11 @@ WRITTEN_AGAINST = VERSIONS["adr-179"]
 RESUME_ENABLED_ONLY = evolve(WRITTEN_AGAINST, name=PREFIX + "resume-enabled-only", resume_snippet_lookup=ENABLED, resume_skill_lookup=ENABLED)
 
 
-def _variant(name: str, description: str, patches: dict, gated=gated_positions) -> Semantics:
-    return Semantics(PREFIX + name, WRITTEN_AGAINST, gated=gated, patches=patches, description=description, against=WRITTEN_AGAINST.name)
+def _variant(name: str, description: str, patches: dict) -> Variant:
+    return Variant(PREFIX + name, WRITTEN_AGAINST, patches=patches, description=description, against=WRITTEN_AGAINST.name)
 
 
-WRONG_RULES: dict[str, Semantics] = {
+WRONG_RULES: dict[str, Variant] = {
     variant.name: variant
     for variant in (
         _variant("first-wins-ties", first_wins_ties.__doc__, {lattice.takes_over: first_wins_ties}),
@@ -129,7 +124,7 @@ WRONG_RULES: dict[str, Semantics] = {
         _variant(
             "undeclared-permitted",
             undeclared_permitted_kind.__doc__,
-            {lattice.decision_kind: undeclared_permitted_kind, gate.decide: undeclared_permitted_decide},
+            {lattice.decision_kind: undeclared_permitted_kind, context_gate.decide: undeclared_permitted_decide},
         ),
         _variant(
             "undeclared-as-public",
@@ -138,12 +133,11 @@ WRONG_RULES: dict[str, Semantics] = {
         ),
         _variant(
             "gate-only-with-forced-set",
-            gated_only_with_forced_set.__doc__,
+            gated_sources_only_with_forced_set.__doc__,
             {run.gated_sources: gated_sources_only_with_forced_set},
-            gated=gated_only_with_forced_set,
         ),
         _variant("suspend-stores-requested-uids", stores_requested_uids.__doc__, {lifecycle.is_stored_on_suspend: stores_requested_uids}),
-        Semantics(
+        Variant(
             RESUME_ENABLED_ONLY.name,
             RESUME_ENABLED_ONLY,
             against=WRITTEN_AGAINST.name,
@@ -153,14 +147,14 @@ WRONG_RULES: dict[str, Semantics] = {
 }
 
 
-def _undone(name: str, description: str, **switches) -> Semantics:
+def _undone(name: str, description: str, **switches) -> Variant:
     rules = evolve(WRITTEN_AGAINST, name=PREFIX + name, **switches)
-    return Semantics(rules.name, rules, description=description, against=WRITTEN_AGAINST.name)
+    return Variant(rules.name, rules, description=description, against=WRITTEN_AGAINST.name)
 
 
 #: The rules written against with exactly one ADR's change undone: each documented defect on its own,
 #: so a counterexample shows that defect and not the later ADRs' other changes.
-UNDONE_ADRS: dict[str, Semantics] = {
+UNDONE_ADRS: dict[str, Variant] = {
     variant.name: variant
     for variant in (
         _undone("forced-ungated", "ADR-164 undone: the gate folds the configuration's sources alone; a run's forced set is never gated.",
