@@ -74,8 +74,8 @@ def check(path: str) -> None:
 
 def read_catalog_file(path: str, option: str = "") -> dict:
     """The catalog document in ``path``, once the model has read it whole; else a usage error naming the file, the field and the problem."""
-    document = parse_json(read_input(path), repeats=None)
     try:
+        document = parse_json(read_input(path), repeats=None)
         read_catalog(document)
     except ScenarioError as error:
         fail(f"{option}{path}: {error}")
