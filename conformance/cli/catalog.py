@@ -124,7 +124,7 @@ def catalog_of_server(extras_path: str, target: Target, timeout: float, start_ti
     return document
 
 
-@catalog.command("from-mcp", context_settings={"ignore_unknown_options": True})
+@catalog.command("from-mcp")
 @click.option("--extras", "extras_path", required=True, metavar="FILE", type=click.Path(dir_okay=False),
               help="What the catalog says that tools/list cannot: its id, record kinds, each tool's effect, record, roles and next checks.")
 @click.option("--mcp", "mcp", required=True, metavar="stdio|URL",
