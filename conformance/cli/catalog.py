@@ -3,9 +3,14 @@
 ``gateproof catalog check FILE`` prints what a valid catalog declares, tool by
 tool, and refuses any other with the file, the field and the problem (exit
 status 2). The file is read as any document: at most 16 MiB.
+``gateproof catalog from-mcp`` makes a catalog from an MCP server's
+``tools/list`` and an extras file (conformance/MCP.md).
 """
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import click
 
@@ -17,7 +22,10 @@ from ..corpus.catalog_pairs import catalog_pairs
 from ..corpus.load import CorpusCase
 from ..explanation.names import argument_text
 from ..harness.documents import parse_json
-from .options import fail, read_input
+from ..harness.process import DEFAULT_START_TIMEOUT
+from ..mcp.catalog_from_tools import ListingError, catalog_from_tools, check_extras
+from ..mcp.target import STDIO, Target, TargetError, free_port_url, read_target
+from .options import Seconds, fail, folder_problem, read_input
 
 
 def next_checks_text(tool: CatalogTool) -> str | None:
@@ -79,3 +87,57 @@ def catalog_corpus(document: dict) -> list[CorpusCase]:
     family = f"catalog/{document['id']}"
     return [CorpusCase(case["id"], family, case["description"], tuple(case["rules"]), case["scenario"], with_expected(case)["expected"])
             for case in catalog_pairs(document)]
+
+
+def read_mcp_target(transport: str, command: tuple[str, ...]) -> Target:
+    """The server ``--mcp TRANSPORT -- COMMAND`` names, as ``verify --mcp`` reads it; a usage error otherwise."""
+    try:
+        target = read_target(transport, command)  # a URL is checked before a port 0 in it is replaced by a free one
+        return target if target.stdio else read_target(free_port_url(transport), command)
+    except TargetError as error:
+        fail(str(error))
+
+
+def catalog_of_server(extras_path: str, target: Target, timeout: float, start_timeout: float) -> dict:
+    """The catalog made from the server's tools/list and the extras in ``extras_path``, its notes on stderr; else a usage error."""
+    from ..mcp.listing import ListingFault, list_tools  # the MCP SDK loads only when a server is listed
+
+    try:
+        extras = parse_json(read_input(extras_path), repeats=None)
+        check_extras(extras)
+    except (ScenarioError, ListingError) as error:
+        fail(f"--extras {extras_path}: {error}")
+    try:
+        document, notes = catalog_from_tools(list_tools(target, timeout, start_timeout), extras)
+    except (ListingFault, ListingError) as error:
+        fail(str(error))
+    for note in notes:
+        click.echo(f"gateproof: note: {note}", err=True)
+    return document
+
+
+@catalog.command("from-mcp")
+@click.option("--extras", "extras_path", required=True, metavar="FILE", type=click.Path(dir_okay=False),
+              help="What the catalog says that tools/list cannot: its id, record kinds, each tool's effect, record, roles and next checks.")
+@click.option("--mcp", "mcp", required=True, metavar="stdio|URL",
+              help="The command after -- starts an MCP server, spoken to over stdio or its streamable HTTP URL (a loopback address).")
+@click.option("--out", "out", metavar="FILE", type=click.Path(dir_okay=False), help="Write the catalog to FILE, not to stdout.")
+@click.option("--timeout", type=Seconds(), default=10.0, show_default=True, help="Seconds allowed for tools/list to be answered.")
+@click.option("--start-timeout", "start_timeout", type=Seconds(), default=DEFAULT_START_TIMEOUT, show_default=True,
+              help="Seconds allowed for the server to serve and answer initialize.")
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+def from_mcp(extras_path, mcp, out, timeout, start_timeout, command) -> None:
+    """Print the catalog of the MCP server the command after -- starts: each tool's arguments from its inputSchema, the rest
+    from the extras file; a tool or a schema a catalog cannot hold is refused naming the tool and the property (exit status 2)."""
+    problem = out is not None and folder_problem(Path(out).absolute().parent)
+    if problem:
+        fail(f"--out {out}: {problem}")
+    document = catalog_of_server(extras_path, read_mcp_target(mcp, tuple(command)), timeout, start_timeout)
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(out).write_text(text, encoding="utf-8")
+    except OSError as error:
+        fail(f"--out {out}: cannot write ({error.strerror or error})")

@@ -10,10 +10,8 @@ each run with the outcome the server showed (conformance/MCP.md).
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
 from concurrent.futures import Future
-from urllib.parse import urlsplit, urlunsplit
 
 import anyio
 from anyio.from_thread import start_blocking_portal
@@ -27,7 +25,7 @@ from ..implementations.serve import serve
 from .connection import Server, ServerFault, StartFault, leaf
 from .play import play, unsendable
 from .refusals import NO_MAP, MapError, read_refusal_map, schema_problem
-from .target import Target, TargetError, read_target
+from .target import Target, TargetError, free_port_url, read_target
 from .tokens import CampaignKeys
 
 #: The share of verify's --timeout a scenario may take here, so a hanging server is reported by this bridge, on its run,
@@ -35,18 +33,6 @@ from .tokens import CampaignKeys
 SCENARIO_SHARE = 0.8
 #: The share of that a request may take: a server that hangs on one is reported for that request.
 REQUEST_SHARE = 0.9
-
-
-def free_port_url(url: str) -> str:
-    """``url`` with port 0 replaced by a port free on that loopback address now: how a built-in HTTP server is placed."""
-    parts = urlsplit(url)
-    if parts.port != 0:
-        return url
-    with socket.socket(socket.AF_INET6 if ":" in parts.hostname else socket.AF_INET) as probe:
-        probe.bind((parts.hostname, 0))
-        port = probe.getsockname()[1]
-    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
-    return urlunsplit((parts.scheme, f"{host}:{port}", parts.path, parts.query, parts.fragment))
 
 
 def started_info(described: dict, target: Target) -> Started:

@@ -111,8 +111,9 @@ class Connection:
 class Server:
     """The server under test and gateproof's connections to it."""
 
-    def __init__(self, target: Target, keys: CampaignKeys, timeout: float, start_timeout: float | None = None):
+    def __init__(self, target: Target, keys: CampaignKeys, timeout: float, start_timeout: float | None = None, fixture: bool = True):
         self.target, self.keys, self.timeout = target, keys, timeout
+        self.fixture_required = fixture  # a campaign needs the test hooks; reading the server's tools/list does not
         # Serving and answering initialize wait on the server's start (its interpreter, its store): that has its own allowance.
         self.start_timeout = max(timeout, start_timeout or timeout)
         self.exact = ExactParams()
@@ -250,7 +251,7 @@ class Server:
                 raise Refused(refusals.last) from None
             raise
         capabilities = result.capabilities.model_dump(by_alias=True, exclude_none=True)
-        if FIXTURE_EXTENSION not in (capabilities.get("extensions") or {}) | (capabilities.get("experimental") or {}):
+        if self.fixture_required and FIXTURE_EXTENSION not in (capabilities.get("extensions") or {}) | (capabilities.get("experimental") or {}):
             raise StartFault(f"the server does not advertise the extension {FIXTURE_EXTENSION} under capabilities.extensions or "
                              f"capabilities.experimental (conformance/MCP.md, The test hooks); on protocol {result.protocol_version} "
                              f"it answered initialize with the capabilities {json.dumps(capabilities)[:400]}")
@@ -258,7 +259,7 @@ class Server:
 
     # Requests.
 
-    def _with_token(self, params: dict, token: str) -> dict:
+    def with_token(self, params: dict, token: str) -> dict:
         return {**params, "_meta": {**params.get("_meta", {}), META_KEY: f"Bearer {token}"}} if self.target.stdio else params
 
     async def fixture(self, method: str, params: dict) -> dict:
@@ -266,7 +267,7 @@ class Server:
         connection = None
         try:
             connection = await self.connection(self.fixture_token)
-            return await connection.request(f"gateproof/fixture/{method}", self._with_token(params, self.fixture_token), self.exact, self.timeout)
+            return await connection.request(f"gateproof/fixture/{method}", self.with_token(params, self.fixture_token), self.exact, self.timeout)
         except Exception as error:
             await self._raise_fault(f"gateproof/fixture/{method}", error, connection)
             if isinstance(error, MCPError) and error.code == types.METHOD_NOT_FOUND:
@@ -275,7 +276,7 @@ class Server:
 
     async def call(self, token: str, tool: str, arguments: dict, meta: dict) -> ToolResult | RpcError | HttpRefusal:
         """One tools/call under ``token``, and how the server answered it: a result, or a refusal of the server's."""
-        params = self._with_token({"name": tool, "arguments": arguments, "_meta": meta}, token)
+        params = self.with_token({"name": tool, "arguments": arguments, "_meta": meta}, token)
         connection = None
         try:
             connection = await self.connection(token)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import ipaddress
-from urllib.parse import urlsplit
+import socket
+from urllib.parse import urlsplit, urlunsplit
 
 from attrs import frozen
 
@@ -71,3 +72,15 @@ def read_target(transport: str, argv: tuple[str, ...]) -> Target:
     except ValueError as error:
         raise TargetError(f"--mcp {transport!r}: {error}") from None
     return Target(transport, tuple(argv))
+
+
+def free_port_url(url: str) -> str:
+    """``url`` with port 0 replaced by a port free on that loopback address now: how a built-in HTTP server is placed."""
+    parts = urlsplit(url)
+    if parts.port != 0:
+        return url
+    with socket.socket(socket.AF_INET6 if ":" in parts.hostname else socket.AF_INET) as probe:
+        probe.bind((parts.hostname, 0))
+        port = probe.getsockname()[1]
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return urlunsplit((parts.scheme, f"{host}:{port}", parts.path, parts.query, parts.fragment))

@@ -10,7 +10,8 @@ ids, everywhere, and says so), ``coded`` (refuses with JSON-RPC
 error -32003 and the reason in the message), ``fails-open-token``,
 ``http-500``, ``drop`` (closes the connection unanswered), ``child`` (leaves
 a sleeping child behind), ``cross-tenant`` (serves a read of another tenant's
-case). ``--everywhere`` makes the fault every scenario's.
+case). ``--everywhere`` makes the fault every scenario's. ``tools/list``
+lists the lab's tools one a page, so a client must follow ``nextCursor``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import jwt
 from gateproof.conformance.harness.documents import dumps, parse_json
 from gateproof.conformance.mcp.tokens import META_KEY, verify_token
 from gateproof.model.gateway.gate import GATEWAY_VERSIONS, Call, GatewayState, decide_call
+from gateproof.model.gateway.arguments import TOOLS
 from gateproof.model.gateway.changes import apply_change
 from gateproof.model.gateway.scenario import read_change, read_gateway_world
 
@@ -97,6 +99,15 @@ def call(params: dict, faulty: bool, header: str) -> dict:
     return {"content": [{"type": "text", "text": f"refused: {reason}"}], "isError": True, "structuredContent": {"reason": reason}}
 
 
+def listing_page(cursor: object) -> dict:
+    """One of the lab's tools a page, its arguments required strings of 1 to 128 characters; the page after names the next."""
+    names = sorted(TOOLS)
+    at = names.index(cursor) if cursor in names else 0
+    properties = {name: {"type": "string", "minLength": 1, "maxLength": 128} for name in TOOLS[names[at]].arguments}
+    page = {"tools": [{"name": names[at], "inputSchema": {"type": "object", "properties": properties, "required": list(properties)}}]}
+    return page if at + 1 == len(names) else {**page, "nextCursor": names[at + 1]}
+
+
 def answer(message: dict, header: str = "") -> dict | None:
     """The answer to one JSON-RPC message, None for a notification; the faults that answer otherwise act here."""
     method, params, ident = message.get("method"), message.get("params") or {}, message.get("id")
@@ -109,6 +120,8 @@ def answer(message: dict, header: str = "") -> dict | None:
                                                           "capabilities": {"tools": {}, "extensions": extensions}}}
     if method.startswith("gateproof/fixture/") and FAULT != "no-hooks":
         return {"jsonrpc": "2.0", "id": ident, "result": fixture(method.rsplit("/", 1)[1], params)}
+    if method == "tools/list":
+        return {"jsonrpc": "2.0", "id": ident, "result": listing_page(params.get("cursor"))}
     if method != "tools/call":
         return {"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "Method not found"}}
     if faulty and FAULT == "hang":
