@@ -8,6 +8,7 @@ const { isKnownTool, isArgumentObject, shapeRefusal } = require('./proposal');
 const { SESSION_CHECKS, CONFIGURATION_AND_CASE_CHECKS, firstRefusal } = require('./authorize');
 const { History, actionOf } = require('./history');
 const { repeatsAKey } = require('./json');
+const { catalogOf } = require('./catalog');
 
 const GATEWAY_VERSIONS = ['lab-001', 'lab-001+next'];
 const DEFAULT_GATEWAY_VERSION = 'lab-001';
@@ -24,18 +25,21 @@ function argument(args, name) {
 
 class GatewayStory {
   constructor(document, rules) {
-    this.world = new GatewayWorld(readWorld(document.world));
+    this.catalog = catalogOf(document);
+    this.world = new GatewayWorld(readWorld(document.world, this.catalog));
     this.next = rules === 'lab-001+next';
     this.history = new History();
   }
 
-  // G001.15: the audit names only what the gateway trusts: a known tool, a stored case, a configured destination,
-  // each as the world holds it when the call is checked; anything else a proposal wrote is recorded as null.
+  // G001.15: the audit names only what the gateway trusts: a known tool, a stored record, a configured destination,
+  // each as the world holds it when the call is checked; anything else a proposal wrote is recorded as null. The
+  // record is the first stored one among the catalog's record arguments, whatever the tool; the destination likewise.
   auditNames(call) {
-    const stored = this.world.storedCase(argument(call.arguments, 'case_id'));
-    const destination = this.world.destination(argument(call.arguments, 'destination_id'));
+    const first = (names, lookup) => names.map((name) => lookup(argument(call.arguments, name))).find((found) => found !== undefined);
+    const stored = first(this.catalog.recordArguments, (id) => this.world.storedCase(id));
+    const destination = first(this.catalog.destinationArguments, (id) => this.world.destination(id));
     return {
-      tool: isKnownTool(call.tool) ? call.tool : null,
+      tool: isKnownTool(this.catalog, call.tool) ? call.tool : null,
       records: { case_id: stored === undefined ? null : stored.id, destination_id: destination === undefined ? null : destination.id },
     };
   }
@@ -44,15 +48,15 @@ class GatewayStory {
   // limit (G002.4) and the key (G002.2, G002.3), then the configuration and the case.
   // Returns a refusal {reason, rule}, {replay: true}, or null when the call passes.
   check(call, context) {
-    const shape = shapeRefusal(call.tool, call.arguments);
+    const shape = shapeRefusal(this.catalog, call.tool, call.arguments);
     if (shape !== null) return shape;
     const session = firstRefusal(SESSION_CHECKS, context);
     if (session !== null) return session;
     if (this.next) {
       const { rateLimit, clock } = this.world;
       if (!this.history.isWithinRateLimit(rateLimit, call.session, clock)) return { reason: 'rate_limited', rule: 'G002.4' };
-      // G002.2, G002.3: keys make exports idempotent; a read is neither bound nor refused by one.
-      const key = call.tool === 'export_case' ? call.idempotency_key : undefined;
+      // G002.2, G002.3: keys make idempotent the tools that declare them; any other call is neither bound nor refused by one.
+      const key = context.spec.idempotencyKey ? call.idempotency_key : undefined;
       const binding = this.history.keyBinding(key, context.action);
       if (binding === 'other') return { reason: 'idempotency_conflict', rule: 'G002.3' };
       // G002.2: the same key on the same action answers allow as the first did, and writes nothing again.
@@ -61,10 +65,12 @@ class GatewayStory {
     return firstRefusal(CONFIGURATION_AND_CASE_CHECKS, context);
   }
 
-  // G002.1: past the lab an export that passed its check is judged again on the state at the write, except for the
-  // history checks, which counted and bound at the check; the reason is that of the condition that no longer holds.
+  // G002.1: past the lab a tool that declares it, having passed its check, is judged again on the state at the write,
+  // except for the history checks, which counted and bound at the check; the reason is that of the condition that no
+  // longer holds.
   recheckAtWrite(context) {
     if (!this.next) return null;
+    if (!context.spec.recheckAtWrite) return null;
     return firstRefusal([...SESSION_CHECKS, ...CONFIGURATION_AND_CASE_CHECKS], context);
   }
 
@@ -72,7 +78,8 @@ class GatewayStory {
   // check (G002.1). The changes land whatever the check decided: they are the world's, not the gateway's to stop.
   call(call, where) {
     const session = this.world.session(call.session, `${where}.session`);
-    const context = { tool: call.tool, args: call.arguments, session, world: this.world, next: this.next };
+    const spec = isKnownTool(this.catalog, call.tool) ? this.catalog.tools.get(call.tool) : undefined;
+    const context = { spec, args: call.arguments, session, world: this.world, next: this.next };
     if (isArgumentObject(call.arguments)) context.action = actionOf(call.session, call.tool, call.arguments);
     const names = this.auditNames(call);
     const calledAt = this.world.clock;
@@ -80,8 +87,8 @@ class GatewayStory {
     let stage = 'check';
     const effects = { exports: [], reads: [] };
     call.before_write.forEach((change, index) => this.world.apply(change, `${where}.before_write[${index}]`));
-    if (verdict === null && call.tool === 'read_case') {
-      effects.reads.push({ case_id: call.arguments.case_id });
+    if (verdict === null && spec.effect === 'retrieval') {
+      effects.reads.push({ case_id: call.arguments[spec.recordArgument] });
     } else if (verdict === null) {
       verdict = this.recheckAtWrite(context);
       if (verdict === null) this.write(call, context, effects);
@@ -105,15 +112,23 @@ class GatewayStory {
       ...effects,
       // G001.15: one record for every call, with the session's user and tenant and the names taken at the check.
       audit: { decision, reason, tool: names.tool, user: session.user, tenant: session.tenant, ...names.records, stage, replayed },
+      // S001.10: only a catalog that declares a write tool lists writes.
+      ...(this.catalog.listsWrites ? { writes: effects.writes ?? [] } : {}),
     };
   }
 
-  // G001.14: exactly one export, its payload the case content read from storage at the write, never the arguments.
-  // G002.2: under lab-001+next the export binds its key to this action.
+  // G001.14: exactly one export, its payload the record's content read from storage at the write, never the
+  // arguments; or one write, listed as its tool, its record and the arguments it was allowed with.
+  // G002.2: under lab-001+next a tool that takes a key binds it to this action.
   write(call, context, effects) {
-    const stored = this.world.storedCase(call.arguments.case_id);
-    effects.exports.push({ case_id: stored.id, destination_id: call.arguments.destination_id, tenant: stored.tenant, payload: contentOf(stored) });
-    if (this.next) this.history.bind(call.idempotency_key, context.action);
+    const { spec } = context;
+    const stored = this.world.storedCase(call.arguments[spec.recordArgument]);
+    if (spec.effect === 'export') {
+      effects.exports.push({ case_id: stored.id, destination_id: call.arguments[spec.destination], tenant: stored.tenant, payload: contentOf(stored) });
+    } else {
+      effects.writes = [{ tool: spec.name, case_id: stored.id, arguments: call.arguments }];
+    }
+    if (this.next && spec.idempotencyKey) this.history.bind(call.idempotency_key, context.action);
   }
 
   change(change, where) {

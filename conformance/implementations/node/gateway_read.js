@@ -51,23 +51,25 @@ const optional = (check) => ({ check, required: false });
 
 const RECORDS = {
   sessions: { id: required(isId), user: required(isId), tenant: required(isId), roles: optional(isIds), valid: optional(isBoolean) },
-  cases: { id: required(isId), tenant: required(isId), assignees: optional(isIds), content: optional(isText) },
   destinations: { id: required(isId), internal: required(isBoolean) },
   runbooks: { id: required(isId), content: optional(isText) },
   approvals: {
     id: required(isId), tool: required(isId), arguments: required(isObject), user: required(isId), expires_at: required(isInt(0, INT32)),
   },
 };
-const LIMITS = { sessions: 1000, cases: 10000, destinations: 1000, runbooks: 1000, approvals: 1000 };
+const LIMITS = { sessions: 1000, destinations: 1000, runbooks: 1000, approvals: 1000 };
+const RECORDS_OF_A_KIND = 10000;
 
 const RATE_LIMIT = { calls: required(isInt(1, 1000000)), window: required(isInt(1, INT32)) };
 const WORLD_FIELDS = [...Object.keys(RECORDS), 'rate_limit', 'clock'];
 
-// The records of one list, each checked; two under one id would make every lookup by that id ambiguous.
-function readList(world, list, where) {
-  const records = checkList(world[list], where, LIMITS[list], list === 'sessions' ? 1 : 0)
-    .map((item, index) => checkRecord(item, `${where}[${index}]`, RECORDS[list]));
-  const seen = new Set();
+// S001.9: the fields of a record of a catalog's kind: its id, its tenant and assignees under the names the kind gives.
+const kindFields = (kind) => ({ id: required(isId), [kind.tenant]: required(isId), [kind.assignees]: optional(isIds), content: optional(isText) });
+
+// The records of one list, each checked; two under one id (in this list or, for stored records, any other: `seen`)
+// would make every lookup by that id ambiguous.
+function readList(list, where, fields, most, least = 0, seen = new Set()) {
+  const records = checkList(list, where, most, least).map((item, index) => checkRecord(item, `${where}[${index}]`, fields));
   records.forEach((record, index) => {
     if (seen.has(record.id)) throw new InvalidScenario(`${where}[${index}].id`, `${JSON.stringify(record.id)} is already used`);
     seen.add(record.id);
@@ -75,17 +77,35 @@ function readList(world, list, where) {
   return records;
 }
 
+// S001.9: every stored record of every kind, named by the rules' fields: its kind, id, tenant, assignees and content.
+function readStoredRecords(world, catalog) {
+  const seen = new Set();
+  return catalog.kinds.flatMap((kind) => {
+    if (!Object.hasOwn(world, kind.collection)) return [];
+    const records = readList(world[kind.collection], `$.world.${kind.collection}`, kindFields(kind), RECORDS_OF_A_KIND, 0, seen);
+    return records.map((record) => {
+      const stored = { kind: kind.name, id: record.id, tenant: record[kind.tenant], content: record.content };
+      if (Object.hasOwn(record, kind.assignees)) stored.assignees = record[kind.assignees];
+      return stored;
+    });
+  });
+}
+
 // The world: the lists (sessions required, the others empty when absent), the rate limit (none when absent) and
 // the clock (0 when absent).
-function readWorld(world) {
+function readWorld(world, catalog) {
   const where = '$.world';
   if (!isObject(world)) throw new InvalidScenario(where, 'must be an object');
-  const unknown = Object.keys(world).find((name) => !WORLD_FIELDS.includes(name));
+  const known = [...WORLD_FIELDS, ...catalog.kinds.map((kind) => kind.collection)];
+  const unknown = Object.keys(world).find((name) => !known.includes(name));
   if (unknown !== undefined) throw new InvalidScenario(`${where}.${unknown}`, 'is not a field here');
   if (!Object.hasOwn(world, 'sessions')) throw new InvalidScenario(`${where}.sessions`, 'is required');
-  const read = {};
-  for (const list of Object.keys(RECORDS)) read[list] = Object.hasOwn(world, list) ? readList(world, list, `${where}.${list}`) : [];
-  read.rate_limit = Object.hasOwn(world, 'rate_limit') ? checkRecord(world.rate_limit, `${where}.rate_limit`, RATE_LIMIT) : null;
+  const read = { cases: readStoredRecords(world, catalog) };
+  for (const list of Object.keys(RECORDS)) {
+    read[list] = Object.hasOwn(world, list) ? readList(world[list], `${where}.${list}`, RECORDS[list], LIMITS[list], list === 'sessions' ? 1 : 0) : [];
+  }
+  // G002.4: the world's limit, else the catalog's.
+  read.rate_limit = Object.hasOwn(world, 'rate_limit') ? checkRecord(world.rate_limit, `${where}.rate_limit`, RATE_LIMIT) : catalog.rateLimit;
   if (Object.hasOwn(world, 'clock') && !isInt(0, INT32)(world.clock)) throw new InvalidScenario(`${where}.clock`, 'must be an integer from 0');
   read.clock = integral(world.clock ?? 0);
   return read;
@@ -98,6 +118,7 @@ const TOP = {
   description: optional((value) => typeof value === 'string' && length(value) <= 4000),
   kind: optional((value) => value === 'gateway'),
   rules: optional((value) => typeof value === 'string'),
+  catalog: optional(() => true), // read whole by catalog.js
   world: required(() => true),
   steps: required((value) => Array.isArray(value) && value.length >= 1 && value.length <= 1000),
 };
