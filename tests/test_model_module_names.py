@@ -10,10 +10,6 @@ import gateproof.model
 MODEL_DIR = Path(gateproof.model.__file__).resolve().parent
 #: Names every package has by design.
 PACKAGE_FILES = {"__init__.py", "__main__.py"}
-#: The one clash left: the gateway's modules import ``replaced`` from ``..records``, so the trust ceiling's
-#: records keep their name until those imports move with them. Listed exactly, so a new clash fails, and
-#: so does resolving this one without striking it from here.
-PENDING = {"records.py": ["gateway/records.py", "records.py"]}
 
 
 def shared_names(root: Path) -> dict[str, list[str]]:
@@ -26,4 +22,4 @@ def shared_names(root: Path) -> dict[str, list[str]]:
 
 
 def test_no_two_modules_of_the_model_share_a_file_name():
-    assert shared_names(MODEL_DIR) == PENDING
+    assert shared_names(MODEL_DIR) == {}

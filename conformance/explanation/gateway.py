@@ -10,7 +10,7 @@ from gateproof.model.gateway.arguments import compute_canonical_arguments
 from gateproof.model.gateway.changes import AdvanceClock, EditCase, EditRunbook, ReassignCase, RemoveDestination, RevokeSession, apply_changes
 from gateproof.model.gateway.gate import Call, CallTrace, GatewayRules, GatewayState
 from gateproof.model.gateway.next_checks import calls_in_window, lookup_key_binding
-from gateproof.model.gateway.records import GatewayWorld
+from gateproof.model.gateway.world import GatewayWorld
 from gateproof.model.gateway.scenario import CHANGE_OPS, GatewayScenario, call_result, trace_gateway_scenario
 
 from .names import CallNames, call_names

@@ -18,7 +18,7 @@ from gateproof.model.gateway.arguments import Check, is_valid_value, list_extra_
 from gateproof.model.gateway.authorize import is_argument_above, lookup_case
 from gateproof.model.gateway.catalog import ANY_ROLE, ArgumentSpec, Catalog, CatalogTool, RecordKind
 from gateproof.model.gateway.lab import LAB_CATALOG, SUPPORT_ROLE
-from gateproof.model.gateway.records import Case, GatewayWorld, Session
+from gateproof.model.gateway.world import Case, GatewayWorld, Session
 
 from .trace import shown
 

@@ -17,7 +17,7 @@ from ..lattice import CONCRETE
 from .arguments import REASON_CODES, Check, first_failed_reason, until_first_failure
 from .catalog import ApprovalRule, CatalogTool
 from .catalog_checks import ANY_ROLE
-from .records import Case, GatewayWorld, Session
+from .world import Case, GatewayWorld, Session
 
 #: G001.10: reasons the caller is told differently from what the audit records.
 CALLER_REASONS = {"tenant_mismatch": "case_not_found"}

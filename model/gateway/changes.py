@@ -5,7 +5,7 @@ from __future__ import annotations
 from attrs import frozen
 
 from ..records import replaced
-from .records import GatewayWorld
+from .world import GatewayWorld
 
 
 @frozen

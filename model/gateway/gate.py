@@ -22,7 +22,7 @@ from .next_checks import (
     lookup_key_binding,
     recheck_at_write,
 )
-from .records import GatewayWorld, Session
+from .world import GatewayWorld, Session
 
 
 @frozen

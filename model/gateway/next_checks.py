@@ -12,7 +12,7 @@ from attrs import frozen
 from .arguments import Check, compute_canonical_arguments
 from .authorize import check_authorization, check_session, lookup_destination, needs_argument_approval
 from .catalog import ApprovalRule, CatalogTool, RateLimit
-from .records import Approval, GatewayWorld, Session
+from .world import Approval, GatewayWorld, Session
 
 
 @frozen

@@ -17,7 +17,7 @@ from .catalog_checks import RECORD_FIELDS, WORLD_TABLES
 from .changes import AdvanceClock, EditCase, EditRunbook, ReassignCase, RemoveDestination, RevokeSession, apply_change
 from .gate import DEFAULT_GATEWAY_VERSION, GATEWAY_VERSIONS, Call, CallTrace, GatewayRules, GatewayState, decide_call
 from .lab import LAB_CATALOG
-from .records import Approval, Case, Destination, GatewayWorld, Runbook, Session
+from .world import Approval, Case, Destination, GatewayWorld, Runbook, Session
 
 FORMAT_VERSION = 1
 

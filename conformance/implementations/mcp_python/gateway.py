@@ -22,7 +22,7 @@ from gateproof.model.gateway.gate import (
     decide_call,
 )
 from gateproof.model.gateway.next_checks import CallRecord
-from gateproof.model.gateway.records import GatewayWorld
+from gateproof.model.gateway.world import GatewayWorld
 from gateproof.model.gateway.scenario import read_change
 from gateproof.model.records import replaced
 

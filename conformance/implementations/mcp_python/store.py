@@ -16,7 +16,7 @@ from contextlib import contextmanager
 
 from gateproof.model.gateway.gate import DEFAULT_GATEWAY_VERSION, GatewayState
 from gateproof.model.gateway.next_checks import CallRecord, KeyBinding
-from gateproof.model.gateway.records import Approval, Case, Destination, GatewayWorld, RateLimit, Runbook, Session
+from gateproof.model.gateway.world import Approval, Case, Destination, GatewayWorld, RateLimit, Runbook, Session
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -17,7 +17,7 @@ from attrs import frozen
 from gateproof.model.gateway.arguments import compute_canonical_arguments, has_unique_keys
 from gateproof.model.gateway.lab import SUPERVISOR_ROLE, SUPPORT_ROLE
 from gateproof.model.gateway.gate import Call
-from gateproof.model.gateway.records import Destination, GatewayWorld
+from gateproof.model.gateway.world import Destination, GatewayWorld
 from gateproof.model.records import replaced
 from gateproof.model.tables import Table
 
