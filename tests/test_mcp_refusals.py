@@ -123,3 +123,16 @@ def test_a_call_result_is_made_of_the_answer_and_the_records_and_nothing_else():
         call_result(step, ToolResult(False), {"exports": [], "reads": [], "audit": []}, NO_MAP, True)
     with pytest.raises(ServerFault, match="breaks records.json"):
         call_result(step, ToolResult(False), {"exports": [{"case_id": 7}], "reads": [], "audit": [audit]}, NO_MAP, True)
+
+
+def test_a_call_result_lists_the_servers_writes_only_where_the_catalog_has_a_write_tool():
+    audit = {"decision": "allow", "reason": "allowed", "tool": "refund_order", "user": "ana", "tenant": "m1", "case_id": "o1",
+             "destination_id": None, "stage": "check", "replayed": False}
+    write = {"tool": "refund_order", "case_id": "o1", "arguments": {"order_id": "o1", "amount": 5}}
+    step = {"op": "call", "session": "s-ana"}
+    answer = ToolResult(False)
+    assert call_result(step, answer, {"exports": [], "reads": [], "writes": [write], "audit": [audit]}, NO_MAP, True, writes=True)["writes"] == [write]
+    assert call_result(step, answer, {"exports": [], "reads": [], "audit": [audit]}, NO_MAP, True, writes=True)["writes"] == []
+    assert "writes" not in call_result(step, answer, {"exports": [], "reads": [], "writes": [write], "audit": [audit]}, NO_MAP, True)
+    with pytest.raises(ServerFault, match="breaks records.json"):
+        call_result(step, answer, {"exports": [], "reads": [], "writes": [{"tool": 1}], "audit": [audit]}, NO_MAP, True, writes=True)

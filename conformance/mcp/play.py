@@ -47,8 +47,8 @@ def unsendable(scenario: dict) -> str | None:
     return None
 
 
-def call_result(step: dict, answer, records: dict, refusals: RefusalMap, shows_rule: bool) -> dict:
-    """S001.10's result of one call, from the server's answer and the records it wrote for the call."""
+def call_result(step: dict, answer, records: dict, refusals: RefusalMap, shows_rule: bool, writes: bool = False) -> dict:
+    """S001.10's result of one call, from the server's answer and the records it wrote for the call; its ``writes`` too where the catalog has a write tool."""
     problem = schema_problem("records", records)
     if problem:
         raise ServerFault(f"gateproof/fixture/records answered a document that breaks records.json at {problem}")
@@ -64,11 +64,14 @@ def call_result(step: dict, answer, records: dict, refusals: RefusalMap, shows_r
                               "(verify --mcp-map FILE, conformance/MCP.md, A refusal)")
     else:
         caller_reason = "allowed"
-    return {
+    result = {
         "op": "call", "session": step["session"], "decision": "deny" if is_refusal(answer) else "allow", "reason": audit["reason"],
         "caller_reason": caller_reason, "rule": rule if shows_rule else None, "stage": audit["stage"], "replayed": audit["replayed"],
         "exports": records["exports"], "reads": records["reads"], "audit": audit,
     }
+    if writes:
+        result["writes"] = records.get("writes", [])
+    return result
 
 
 #: What a call under a token that fails verification must not leave: it is no call of any session.
@@ -108,6 +111,7 @@ async def play(server: Server, scenario: dict, refusals: RefusalMap, shows_rule:
     """The outcome of ``scenario`` as the server decides it."""
     rules = scenario_rules(scenario)
     users = {session["id"]: session["user"] for session in scenario["world"]["sessions"]}
+    writes = any(tool.get("effect") == "write" for tool in scenario.get("catalog", {}).get("tools", ()))
     await server.restart_if_broken()
     await server.fixture("load", {"scenario": scenario["id"], "rules": rules, "world": scenario["world"]})
     results, probed = [], False
@@ -125,7 +129,7 @@ async def play(server: Server, scenario: dict, refusals: RefusalMap, shows_rule:
             meta = {} if step.get("idempotency_key") is None else {IDEMPOTENCY_KEY: step["idempotency_key"]}
             token = server.session_token(step["session"], users[step["session"]])
             answer = await server.call(token, step["tool"], step["arguments"], meta)
-            results.append(call_result(step, answer, await server.fixture("records", {}), refusals, shows_rule))
+            results.append(call_result(step, answer, await server.fixture("records", {}), refusals, shows_rule, writes))
         except ServerFault as fault:
             raise ServerFault(f"step {position}: {fault}") from None
     return {"gateproof": FORMAT_VERSION, "scenario": scenario["id"], "rules": rules, "results": results}
