@@ -202,3 +202,13 @@ def test_invalid_a_trust_ceiling_scenario_takes_no_catalog():
     with pytest.raises(ScenarioError) as raised:
         read_scenario(dict(document, catalog=PAYMENTS))
     assert raised.value.path == "$.catalog"
+
+
+@pytest.mark.rule("G001.13")
+@pytest.mark.parametrize("rules", ["lab-001", "lab-001+next"])
+def test_valid_generated_lab_scenarios_decide_alike_with_the_lab_catalog_written_out(rules):
+    from gateproof.conformance.generation import scenarios
+
+    for document, _ in zip(scenarios("gateway", rules, 7), range(1_500)):
+        named = dict(document, catalog=LAB)
+        assert run_scenario(read_scenario(named))["results"] == run_scenario(read_scenario(document))["results"], document["id"]
