@@ -1,7 +1,7 @@
 """The Node.js implementation decides gateway scenarios under any catalog as the model does.
 
-Scenarios under each example catalog (examples/catalogs/) and the lab's
-catalog written out are drawn by a seeded generator of this module: worlds of
+Scenarios under each shipped catalog (model/catalogs/: the lab's written
+out and the examples) are drawn by a seeded generator of this module: worlds of
 records of the catalog's kinds, sessions holding the catalog's roles or none,
 and calls of its tools with arguments inside, at and outside their declared
 types and bounds, under lab-001 and lab-001+next. Each must give exactly the
@@ -29,8 +29,7 @@ if NODE is None:
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = ROOT / "conformance" / "implementations" / "node" / "gateproof-node.js"
-CATALOGS = {path.stem: json.loads(path.read_text(encoding="utf-8"))
-            for path in [*sorted((ROOT / "examples" / "catalogs").glob("*.json")), SHIPPED_DIR / "lab-001.json"]}
+CATALOGS = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in sorted(SHIPPED_DIR.glob("*.json"))}
 PER_CATALOG = 400
 USERS, TENANTS = ["u1", "u2"], ["t1", "t1", "t2"]
 RECORD_IDS = ["r1", "r2", "r3", "r4"]
