@@ -6,6 +6,7 @@ one listed as equivalent, which it must pass.
 """
 
 import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -104,3 +105,75 @@ def test_a_verify_that_ends_without_its_report_is_an_error_never_a_catch(tmp_pat
     monkeypatch.setattr(variants.subprocess, "run", lambda *arguments, **options: crashed)
     outcome = drive(VARIANTS[0], tmp_path)
     assert outcome.status == ERROR and outcome.detail == "verify exited 1 without its report: ImportError: cannot import name 'x'"
+
+
+# Each folder's own modules decide every scenario; an error that is not the folder's InvalidScenario or
+# UnsupportedScenario is a JavaScript exception: a variant that names what its scope does not hold.
+THROWN = r"""
+const lines = require('node:fs').readFileSync(0, 'utf8').split('\n').filter((line) => line.trim() !== '');
+const thrown = [];
+for (const folder of process.argv.slice(1)) {
+  const { decide } = require(`${folder}/scenario.js`);
+  const { parse } = require(`${folder}/json.js`);
+  const { InvalidScenario, UnsupportedScenario } = require(`${folder}/errors.js`);
+  for (const line of lines) {
+    const document = parse(line);
+    try {
+      decide(document);
+    } catch (error) {
+      if (error instanceof InvalidScenario || error instanceof UnsupportedScenario) continue;
+      thrown.push({ folder, scenario: document.id, message: String(error instanceof Error ? error.message : error) });
+      break;
+    }
+  }
+}
+process.stdout.write(JSON.stringify(thrown));
+"""
+
+
+def gateway_modules() -> set[str]:
+    """The Node modules a gateway scenario is decided by: gateway.js and every module it requires, however deep."""
+    import re
+
+    found, waiting = set(), ["gateway.js"]
+    while waiting:
+        name = waiting.pop()
+        if name not in found:
+            found.add(name)
+            waiting += [f"{module}.js" for module in re.findall(r"require\('\./([\w-]+)'\)", (variants.NODE_SOURCES / name).read_text(encoding="utf-8"))]
+    return found
+
+
+def gateway_scenario_lines() -> list[str]:
+    """The gateway corpus, and a third of the boundary pairs of every shipped catalog: scenarios under each catalog's own names."""
+    import json
+
+    from gateproof.conformance.cli.catalog import catalog_corpus
+    from gateproof.conformance.corpus.load import load_corpus
+    from gateproof.model.gateway.catalog import SHIPPED_DIR
+
+    cases = [case for case in load_corpus() if case.scenario.get("kind") == "gateway"]
+    cases += [case for path in sorted(SHIPPED_DIR.glob("*.json")) for case in catalog_corpus(json.loads(path.read_text(encoding="utf-8")))[::3]]
+    return [json.dumps(case.scenario) for case in cases]
+
+
+def thrown_by(folders: list, lines: list[str]) -> list[dict]:
+    import json
+    import subprocess
+
+    done = subprocess.run(["node", "-e", THROWN, *map(str, folders)], input="\n".join(lines), capture_output=True, text=True, timeout=600, check=True)
+    return json.loads(done.stdout)
+
+
+@needs_node
+def test_every_gateway_variant_decides_the_gateway_scenarios_without_a_javascript_exception(tmp_path):
+    """A variant that throws is caught by verify as errored without testing the misreading it describes."""
+    modules = gateway_modules()
+    chosen = [variant for variant in VARIANTS if any(edit.file in modules for edit in variant.edits)]
+    assert len(chosen) >= 200 and {"gateway.js", "authorize.js", "proposal.js", "catalog.js", "history.js"} <= modules
+    lines = gateway_scenario_lines()
+    shutil.copytree(variants.NODE_SOURCES, tmp_path / "unchanged")
+    folders = {variants.made(variant, tmp_path / str(number)).parent: variant.name for number, variant in enumerate(chosen)}
+    assert thrown_by([tmp_path / "unchanged"], lines) == []
+    offenders = [f"{folders[Path(found['folder'])]}: {found['scenario']}: {found['message']}" for found in thrown_by(list(folders), lines)]
+    assert offenders == [], f"{len(offenders)} variants throw:\n" + "\n".join(offenders)
