@@ -32,6 +32,13 @@ def test_each_variant_changes_the_implementation_as_it_stands(variant):
     assert texts and all((variants.NODE_SOURCES / name).read_text(encoding="utf-8") != text for name, text in texts.items())
 
 
+def test_no_two_variants_make_the_same_implementation():
+    made_by = {}
+    for variant in VARIANTS:
+        made_by.setdefault(tuple(sorted(changed_files(variant).items())), []).append(variant.name)
+    assert [names for names in made_by.values() if len(names) > 1] == []
+
+
 def test_an_edit_whose_text_is_gone_or_found_twice_is_refused_in_one_line(tmp_path):
     (tmp_path / "a.js").write_text("x = 1;\nx = 1;\n", encoding="utf-8")
     for old, why in (("y = 2;", "does not start exactly once"), ("x = 1;", "does not start exactly once"), ("x = 1;\nx", None)):
