@@ -138,19 +138,6 @@ process.stdout.write(JSON.stringify(thrown));
 """
 
 
-def gateway_modules() -> set[str]:
-    """The Node modules a gateway scenario is decided by: gateway.js and every module it requires, however deep."""
-    import re
-
-    found, waiting = set(), ["gateway.js"]
-    while waiting:
-        name = waiting.pop()
-        if name not in found:
-            found.add(name)
-            waiting += [f"{module}.js" for module in re.findall(r"require\('\./([\w-]+)'\)", (variants.NODE_SOURCES / name).read_text(encoding="utf-8"))]
-    return found
-
-
 def gateway_scenario_lines() -> list[str]:
     """The gateway corpus, and a third of the boundary pairs of every shipped catalog: scenarios under each catalog's own names."""
     import json
@@ -175,7 +162,7 @@ def thrown_by(folders: list, lines: list[str]) -> list[dict]:
 @needs_node
 def test_every_gateway_variant_decides_the_gateway_scenarios_without_a_javascript_exception(tmp_path):
     """A variant that throws is caught by verify as errored without testing the misreading it describes."""
-    modules = gateway_modules()
+    modules = variants.reached("gateway.js")
     chosen = [variant for variant in VARIANTS if any(edit.file in modules for edit in variant.edits)]
     assert len(chosen) >= 200 and {"gateway.js", "authorize.js", "proposal.js", "catalog.js", "history.js"} <= modules
     lines = gateway_scenario_lines()
@@ -184,3 +171,30 @@ def test_every_gateway_variant_decides_the_gateway_scenarios_without_a_javascrip
     assert thrown_by([tmp_path / "unchanged"], lines) == []
     offenders = [f"{folders[Path(found['folder'])]}: {found['scenario']}: {found['message']}" for found in thrown_by(list(folders), lines)]
     assert offenders == [], f"{len(offenders)} variants throw:\n" + "\n".join(offenders)
+
+
+def test_under_a_catalog_the_gateway_variants_are_driven_by_verify_under_it(monkeypatch):
+    from gateproof.model.gateway.catalog import SHIPPED_DIR
+
+    driven = {}
+
+    def record(chosen, jobs, options, report):
+        driven.update(names=[v.name for v in chosen], options=options)
+        return []
+
+    monkeypatch.setattr(variants, "drive_all", record)
+    result = CliRunner().invoke(main, ["--catalog", str(SHIPPED_DIR / "payments.json"), "--examples", "50"])
+    assert result.exit_code == 0, result.output
+    assert driven["options"] == ("--catalog", str(SHIPPED_DIR / "payments.json"), "--kinds", "gateway", "--examples", "50")
+    assert set(driven["names"]) == {v.name for v in VARIANTS if v.rule.startswith("G")} | {"r6g-result-session-user"}
+    result = CliRunner().invoke(main, ["--catalog", str(SHIPPED_DIR / "payments.json"), "--variant", "fold-first-wins-tie"])
+    assert result.exit_code == 2 and "no such gateway variant" in result.output
+
+
+@needs_node
+def test_a_wrong_reading_of_a_catalog_is_caught_under_the_catalog_that_declares_it():
+    from gateproof.model.gateway.catalog import SHIPPED_DIR
+
+    chosen = [BY_NAME["catalog-above-inclusive"]]
+    options = ("--catalog", str(SHIPPED_DIR / "payments.json"), "--kinds", "gateway", "--examples", "50")
+    assert [o.status for o in drive_all(chosen, options=options)] == [CAUGHT]
