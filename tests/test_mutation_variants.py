@@ -6,6 +6,7 @@ one listed as equivalent, which it must pass.
 """
 
 import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -29,6 +30,13 @@ def test_the_catalogue_names_each_variant_once_with_its_rule_and_a_reason_for_ea
 def test_each_variant_changes_the_implementation_as_it_stands(variant):
     texts = changed_files(variant)
     assert texts and all((variants.NODE_SOURCES / name).read_text(encoding="utf-8") != text for name, text in texts.items())
+
+
+def test_no_two_variants_make_the_same_implementation():
+    made_by = {}
+    for variant in VARIANTS:
+        made_by.setdefault(tuple(sorted(changed_files(variant).items())), []).append(variant.name)
+    assert [names for names in made_by.values() if len(names) > 1] == []
 
 
 def test_an_edit_whose_text_is_gone_or_found_twice_is_refused_in_one_line(tmp_path):
@@ -104,3 +112,89 @@ def test_a_verify_that_ends_without_its_report_is_an_error_never_a_catch(tmp_pat
     monkeypatch.setattr(variants.subprocess, "run", lambda *arguments, **options: crashed)
     outcome = drive(VARIANTS[0], tmp_path)
     assert outcome.status == ERROR and outcome.detail == "verify exited 1 without its report: ImportError: cannot import name 'x'"
+
+
+# Each folder's own modules decide every scenario; an error that is not the folder's InvalidScenario or
+# UnsupportedScenario is a JavaScript exception: a variant that names what its scope does not hold.
+THROWN = r"""
+const lines = require('node:fs').readFileSync(0, 'utf8').split('\n').filter((line) => line.trim() !== '');
+const thrown = [];
+for (const folder of process.argv.slice(1)) {
+  const { decide } = require(`${folder}/scenario.js`);
+  const { parse } = require(`${folder}/json.js`);
+  const { InvalidScenario, UnsupportedScenario } = require(`${folder}/errors.js`);
+  for (const line of lines) {
+    const document = parse(line);
+    try {
+      decide(document);
+    } catch (error) {
+      if (error instanceof InvalidScenario || error instanceof UnsupportedScenario) continue;
+      thrown.push({ folder, scenario: document.id, message: String(error instanceof Error ? error.message : error) });
+      break;
+    }
+  }
+}
+process.stdout.write(JSON.stringify(thrown));
+"""
+
+
+def gateway_scenario_lines() -> list[str]:
+    """The gateway corpus, and a third of the boundary pairs of every shipped catalog: scenarios under each catalog's own names."""
+    import json
+
+    from gateproof.conformance.cli.catalog import catalog_corpus
+    from gateproof.conformance.corpus.load import load_corpus
+    from gateproof.model.gateway.catalog import SHIPPED_DIR
+
+    cases = [case for case in load_corpus() if case.scenario.get("kind") == "gateway"]
+    cases += [case for path in sorted(SHIPPED_DIR.glob("*.json")) for case in catalog_corpus(json.loads(path.read_text(encoding="utf-8")))[::3]]
+    return [json.dumps(case.scenario) for case in cases]
+
+
+def thrown_by(folders: list, lines: list[str]) -> list[dict]:
+    import json
+    import subprocess
+
+    done = subprocess.run(["node", "-e", THROWN, *map(str, folders)], input="\n".join(lines), capture_output=True, text=True, timeout=600, check=True)
+    return json.loads(done.stdout)
+
+
+@needs_node
+def test_every_gateway_variant_decides_the_gateway_scenarios_without_a_javascript_exception(tmp_path):
+    """A variant that throws is caught by verify as errored without testing the misreading it describes."""
+    modules = variants.reached("gateway.js")
+    chosen = [variant for variant in VARIANTS if any(edit.file in modules for edit in variant.edits)]
+    assert len(chosen) >= 200 and {"gateway.js", "authorize.js", "proposal.js", "catalog.js", "history.js"} <= modules
+    lines = gateway_scenario_lines()
+    shutil.copytree(variants.NODE_SOURCES, tmp_path / "unchanged")
+    folders = {variants.made(variant, tmp_path / str(number)).parent: variant.name for number, variant in enumerate(chosen)}
+    assert thrown_by([tmp_path / "unchanged"], lines) == []
+    offenders = [f"{folders[Path(found['folder'])]}: {found['scenario']}: {found['message']}" for found in thrown_by(list(folders), lines)]
+    assert offenders == [], f"{len(offenders)} variants throw:\n" + "\n".join(offenders)
+
+
+def test_under_a_catalog_the_gateway_variants_are_driven_by_verify_under_it(monkeypatch):
+    from gateproof.model.gateway.catalog import SHIPPED_DIR
+
+    driven = {}
+
+    def record(chosen, jobs, options, report):
+        driven.update(names=[v.name for v in chosen], options=options)
+        return []
+
+    monkeypatch.setattr(variants, "drive_all", record)
+    result = CliRunner().invoke(main, ["--catalog", str(SHIPPED_DIR / "payments.json"), "--examples", "50"])
+    assert result.exit_code == 0, result.output
+    assert driven["options"] == ("--catalog", str(SHIPPED_DIR / "payments.json"), "--kinds", "gateway", "--examples", "50")
+    assert set(driven["names"]) == {v.name for v in VARIANTS if v.rule.startswith("G")} | {"r6g-result-session-user"}
+    result = CliRunner().invoke(main, ["--catalog", str(SHIPPED_DIR / "payments.json"), "--variant", "fold-first-wins-tie"])
+    assert result.exit_code == 2 and "no such gateway variant" in result.output
+
+
+@needs_node
+def test_a_wrong_reading_of_a_catalog_is_caught_under_the_catalog_that_declares_it():
+    from gateproof.model.gateway.catalog import SHIPPED_DIR
+
+    chosen = [BY_NAME["catalog-above-inclusive"]]
+    options = ("--catalog", str(SHIPPED_DIR / "payments.json"), "--kinds", "gateway", "--examples", "50")
+    assert [o.status for o in drive_all(chosen, options=options)] == [CAUGHT]

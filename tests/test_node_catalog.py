@@ -1,7 +1,7 @@
 """The Node.js implementation decides gateway scenarios under any catalog as the model does.
 
-Scenarios under each shipped catalog (model/catalogs/: the three examples
-and the lab's, written out) are drawn by a seeded generator of this module: worlds of
+Scenarios under each shipped catalog (model/catalogs/: the lab's written
+out and the examples) are drawn by a seeded generator of this module: worlds of
 records of the catalog's kinds, sessions holding the catalog's roles or none,
 and calls of its tools with arguments inside, at and outside their declared
 types and bounds, under lab-001 and lab-001+next. Each must give exactly the

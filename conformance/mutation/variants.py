@@ -40,6 +40,7 @@ import click
 import orjson
 from attrs import frozen
 
+from ..cli.catalog import read_catalog_file
 from .execute import first_failure, json_lines
 
 NODE_SOURCES = Path(__file__).resolve().parents[1] / "implementations" / "node"
@@ -101,6 +102,23 @@ def first_block(output: str) -> int:
     if start is None:
         return 0
     return next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines)) - start
+
+
+def reached(module: str, sources: Path = NODE_SOURCES) -> set[str]:
+    """The Node module and every module it requires, however deep."""
+    found, waiting = set(), [module]
+    while waiting:
+        name = waiting.pop()
+        if name not in found:
+            found.add(name)
+            waiting += [f"{required}.js" for required in re.findall(r"require\('\./([\w-]+)'\)", (sources / name).read_text(encoding="utf-8"))]
+    return found
+
+
+def is_gateway(variant: Variant, sources: Path = NODE_SOURCES) -> bool:
+    """Whether the variant reads a gateway rule otherwise: a G rule, or a change to a module only a gateway scenario runs."""
+    gateway_only = reached("gateway.js", sources) - reached("ceiling.js", sources) - reached("lifecycle.js", sources)
+    return variant.rule.startswith("G") or any(edit.file in gateway_only for edit in variant.edits)
 
 
 def read_variants(path: Path = VARIANTS_FILE) -> list[Variant]:
@@ -223,14 +241,19 @@ def summary(outcomes: list[Outcome]) -> list[str]:
 @click.option("--examples", type=click.IntRange(min=0), default=None, help="verify's --examples (default: verify's own).")
 @click.option("--corpus/--no-corpus", default=True, help="--no-corpus: the generated scenarios alone, to measure the generators.")
 @click.option("--seed", type=int, default=None, help="verify's --seed (default: verify's own): how the generators fare on other scenarios.")
+@click.option("--catalog", "catalog", metavar="FILE", type=click.Path(dir_okay=False),
+              help="verify's --catalog: the gateway's variants driven by the campaign under this tool catalog (its boundary pairs, then generated scenarios).")
 @click.option("--list", "listing", is_flag=True, help="List the variants (name, rule, change) without driving them.")
-def main(names: tuple[str, ...], jobs: int, examples: int | None, corpus: bool, seed: int | None, listing: bool) -> None:
+def main(names: tuple[str, ...], jobs: int, examples: int | None, corpus: bool, seed: int | None, catalog: str | None, listing: bool) -> None:
     """Drive every one-change variant of the Node implementation with the default verify campaign."""
     variants = read_variants()
+    if catalog is not None:
+        read_catalog_file(catalog, "--catalog ")  # a catalog verify would refuse is refused here, in one line, before any variant is made
+        variants = [v for v in variants if is_gateway(v)]
     unknown = sorted(set(names) - {v.name for v in variants})
     try:
         if unknown:
-            raise VariantError(f"--variant {unknown[0]}: no such variant in {VARIANTS_FILE.name} (see --list)")
+            raise VariantError(f"--variant {unknown[0]}: no such {'gateway ' if catalog else ''}variant in {VARIANTS_FILE.name} (see --list)")
         chosen = [v for v in variants if not names or v.name in names]
         for variant in chosen:
             changed_files(variant)
@@ -250,6 +273,8 @@ def main(names: tuple[str, ...], jobs: int, examples: int | None, corpus: bool, 
         click.echo(f"{outcome.variant.name}: {outcome.status} in {outcome.seconds:.1f}s{found}")
 
     options = [] if corpus else ["--no-corpus"]
+    if catalog is not None:
+        options += ["--catalog", str(Path(catalog).resolve()), "--kinds", "gateway"]
     for name, value in (("--examples", examples), ("--seed", seed)):
         if value is not None:
             options += [name, str(value)]
