@@ -11,6 +11,7 @@ both of its sides.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -18,7 +19,9 @@ from pathlib import Path
 import pytest
 
 from gateproof.conformance.generation.reach_rules import ENTRY
+from gateproof.conformance.corpus.catalog_pairs import catalog_corpus
 from gateproof.conformance.corpus.load import CorpusCase, load_corpus
+from gateproof.model.gateway.catalog import SHIPPED_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The rules whose decisions an expected outcome carries: the ceiling's and the lifecycle's (C), the gateway's (G).
@@ -30,7 +33,12 @@ BOUNDARY = re.compile(r"(?P<stem>.+\.boundary\.(?P<rule>[cg]\d{3}\.\d+)(\.[a-z0-
 
 STATED = {entry["id"] for path in sorted((ROOT / "adr").glob("*.md")) for entry in ENTRY.finditer(path.read_text(encoding="utf-8"))}
 DECIDING_RULES = sorted(rule for rule in STATED if DECIDING.fullmatch(rule))
-CASES = load_corpus(ROOT / "conformance" / "corpus")
+#: The shipped corpus, and the boundary pairs of every shipped catalog but the lab's (whose rules the corpus holds):
+#: a rule only a catalog can reach (G001.18, an argument_above approval under lab-001) is pinned by those.
+CASES = load_corpus(ROOT / "conformance" / "corpus") + [
+    case for path in sorted(SHIPPED_DIR.glob("*.json")) if path.stem != "lab-001"
+    for case in catalog_corpus(json.loads(path.read_text(encoding="utf-8")))
+]
 
 
 def citing(rule: str) -> list[CorpusCase]:

@@ -142,7 +142,7 @@ def gateway_scenario_lines() -> list[str]:
     """The gateway corpus, and a third of the boundary pairs of every shipped catalog: scenarios under each catalog's own names."""
     import json
 
-    from gateproof.conformance.cli.catalog import catalog_corpus
+    from gateproof.conformance.corpus.catalog_pairs import catalog_corpus
     from gateproof.conformance.corpus.load import load_corpus
     from gateproof.model.gateway.catalog import SHIPPED_DIR
 

@@ -17,9 +17,6 @@ import click
 from gateproof.model.gateway.catalog import ANY_ROLE, Catalog, CatalogTool, read_catalog
 from gateproof.model.scenario import ScenarioError
 
-from ..corpus.cases import with_expected
-from ..corpus.catalog_pairs import catalog_pairs
-from ..corpus.load import CorpusCase
 from ..explanation.names import argument_text
 from ..harness.documents import parse_json
 from ..harness.process import DEFAULT_START_TIMEOUT
@@ -80,13 +77,6 @@ def read_catalog_file(path: str, option: str = "") -> dict:
     except ScenarioError as error:
         fail(f"{option}{path}: {error}")
     return document
-
-
-def catalog_corpus(document: dict) -> list[CorpusCase]:
-    """The boundary pairs of a catalog as corpus cases, each with the outcome the model gives it, in the family ``catalog/ID``."""
-    family = f"catalog/{document['id']}"
-    return [CorpusCase(case["id"], family, case["description"], tuple(case["rules"]), case["scenario"], with_expected(case)["expected"])
-            for case in catalog_pairs(document)]
 
 
 def read_mcp_target(transport: str, command: tuple[str, ...]) -> Target:

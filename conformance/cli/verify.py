@@ -17,8 +17,9 @@ from gateproof.model.scenario import ScenarioError, read_scenario
 
 from ..harness.campaign import KINDS, RULES_OF_KIND, Campaign, CampaignSettings, is_selected
 from ..harness.compare import LEVELS
+from ..corpus.catalog_pairs import catalog_corpus
 from ..corpus.load import load_corpus
-from .catalog import catalog_corpus, read_catalog_file
+from .catalog import read_catalog_file
 from ..harness.environment import VariableError, implementation_environment, new_token, survivors, survivors_note
 from ..harness.expectations import CAUGHT, CONFORMANT, is_met
 from ..harness.inputs import InputError, read_json

@@ -17,6 +17,8 @@ from gateproof.model.gateway.catalog import Catalog, CatalogTool, read_catalog
 from gateproof.model.gateway.catalog_checks import ANY_ROLE
 
 from ..generation.catalog_values import either_side, inside
+from .cases import with_expected
+from .load import CorpusCase
 from ..generation.catalog_world import EXTERNAL, INTERNAL, STRANGER_ROLE
 from ..generation.draw import Draw
 
@@ -161,3 +163,10 @@ def catalog_pairs(document: dict) -> list[dict]:
             pair = Pair(catalog, document, tool, rules)
             cases += shape_pairs(pair) + authority_pairs(pair) + next_pairs(pair)
     return cases
+
+
+def catalog_corpus(document: dict) -> list[CorpusCase]:
+    """The boundary pairs of a catalog as corpus cases, each with the outcome the model gives it, in the family ``catalog/ID``."""
+    family = f"catalog/{document['id']}"
+    return [CorpusCase(case["id"], family, case["description"], tuple(case["rules"]), case["scenario"], with_expected(case)["expected"])
+            for case in catalog_pairs(document)]
