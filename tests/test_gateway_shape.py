@@ -3,7 +3,8 @@
 import pytest
 from gateway_helpers import EXPORT, call, decide_one, results
 
-from gateproof.model.gateway.arguments import ARGUMENT_MAX_LENGTH, check_shape, compute_canonical_arguments
+from gateproof.model.gateway.arguments import check_shape, compute_canonical_arguments
+from gateproof.model.gateway.lab import ARGUMENT_MAX_LENGTH
 from gateproof.model.scenario.document import RepeatedKeys
 
 

@@ -17,13 +17,16 @@ from gateproof.conformance.proofs.gateway_call import (
 )
 from gateproof.conformance.proofs.replay import replay, semantics_named
 from gateproof.conformance.proofs.wrong import ENCODINGS
-from gateproof.model.gateway.arguments import is_identifier_value
-from gateproof.model.gateway.lab import SUPERVISOR_ROLE, SUPPORT_ROLE
+from gateproof.model.gateway.arguments import is_valid_value
+from gateproof.model.gateway.lab import LAB_CATALOG, SUPERVISOR_ROLE, SUPPORT_ROLE
 from gateproof.model.gateway.scenario import read_gateway_scenario, run_gateway_scenario
 from gateproof.model.lattice import CONCRETE
 
 BOUND = 4
 SHAPES = range(len(TOOL_SHAPES))
+
+#: Every argument of the lab's tools is this one kind of identifier (model/catalogs/lab-001.json).
+LAB_IDENTIFIER = LAB_CATALOG.tools[0].arguments[0]
 
 
 @st.composite
@@ -92,7 +95,7 @@ def abstraction_of(world: dict, step: dict) -> GatewayCall:
         arguments_object=isinstance(arguments, dict),
         keys=keys,
         present=tuple(True for _ in keys),
-        values_ok=tuple(is_identifier_value(value) for value in fields.values()),
+        values_ok=tuple(is_valid_value(LAB_IDENTIFIER, value) for value in fields.values()),
         above=tuple(False for _ in keys),
         session_valid=session.get("valid", True),
         holds_role=SUPPORT_ROLE in roles,

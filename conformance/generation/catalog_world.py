@@ -95,8 +95,12 @@ def lay(d: Draw, world: dict, catalog: Catalog, tool: CatalogTool) -> dict:
 
 
 def approval_of(d: Draw, tool: CatalogTool, arguments: dict, user: str, clock: int, number: int) -> dict:
-    """An approval of exactly this action, expiring one second either side of the clock, or long after it."""
-    return {"id": f"approval-{number}", "tool": tool.name, "arguments": dict(arguments), "user": user,
+    """An approval of exactly this action, expiring one second either side of the clock, or long after it; now and then one
+    that drifts from it by a field it adds, a number whose canonical text has an exponent or many zeros (G002.7)."""
+    approved = dict(arguments)
+    if d.chance(0.1):
+        approved["note"] = d.pick([1e-7, 0.000015, 2.5e21, 600.0])
+    return {"id": f"approval-{number}", "tool": tool.name, "arguments": approved, "user": user,
             "expires_at": max(0, clock + d.pick([-1, 0, 1, 100, 100]))}
 
 

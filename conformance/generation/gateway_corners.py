@@ -11,7 +11,8 @@ trimmed, a length counted in graphemes, two checks taken in another order.
 
 from __future__ import annotations
 
-from gateproof.model.gateway.arguments import ARGUMENT_MAX_LENGTH, TOOLS
+from gateproof.model.gateway.arguments import TOOLS
+from gateproof.model.gateway.lab import ARGUMENT_MAX_LENGTH
 from gateproof.model.scenario.document import RepeatedKeys
 
 #: Names every JavaScript object inherits: a table looked up by indexing or ``in`` finds them (G001.1, G001.8, G001.9, G002.2).

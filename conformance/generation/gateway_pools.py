@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from gateproof.model.gateway.arguments import ARGUMENT_MAX_LENGTH
+from gateproof.model.gateway.lab import ARGUMENT_MAX_LENGTH
 
 CANARY = "CANARY-c0ffee-do-not-log"
 USERS = ("ana", "bo", "cy", "dee")

@@ -22,7 +22,8 @@ from functools import cache
 
 from hypothesis import strategies as st
 
-from gateproof.model.gateway.arguments import ARGUMENT_MAX_LENGTH, TOOLS
+from gateproof.model.gateway.arguments import TOOLS
+from gateproof.model.gateway.lab import ARGUMENT_MAX_LENGTH
 
 CANARY = "CANARY-c0ffee-do-not-log"
 USERS = ("ana", "bo", "cy")

@@ -16,7 +16,7 @@ from ..lattice import CONCRETE
 from ..scenario.document import has_repeated_key
 from .catalog import ArgumentSpec, Catalog, CatalogTool
 from .catalog_checks import TEXT_TYPES
-from .lab import ARGUMENT_MAX_LENGTH, LAB_CATALOG
+from .lab import LAB_CATALOG
 
 
 @frozen
@@ -104,11 +104,6 @@ def list_missing_arguments(tool: CatalogTool, arguments: dict) -> list[str]:
     return [name for name in tool.required_arguments if name not in arguments]
 
 
-def is_identifier_value(value: object) -> bool:
-    """G001.5 for the lab's arguments: a string of 1 to ARGUMENT_MAX_LENGTH characters; no coercion of other types."""
-    return isinstance(value, str) and 0 < len(value) <= ARGUMENT_MAX_LENGTH
-
-
 def is_number(value: object) -> bool:
     """G001.5: a JSON number; ``true`` and ``false`` are not numbers, whatever a language makes of them."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
@@ -155,8 +150,8 @@ def shape_checks(known_tool, argument_object, no_extra, no_missing, valid_values
 
 def check_shape(tool: object, arguments: object, catalog: Catalog = LAB_CATALOG) -> tuple[Check, ...]:
     """G001.1–G001.5 and G001.17 in precedence order, up to and including the first that fails, for a tool of ``catalog``."""
-    spec, is_object = catalog.tool(tool), is_argument_object(arguments)
-    known = spec is not None
+    known, is_object = is_known_tool(tool, catalog), is_argument_object(arguments)
+    spec = catalog.tool(tool) if known else None
     unique = known and is_object and has_unique_keys(arguments)
     no_extra = unique and not list_extra_arguments(spec, arguments)
     no_missing = unique and not list_missing_arguments(spec, arguments)

@@ -207,16 +207,22 @@ def catalog_document(catalog: Catalog) -> dict:
 
 def read_catalog_cached(document: object) -> Catalog:
     """:func:`read_catalog`, each distinct document read once: a campaign's scenarios carry one catalog many times."""
-    return _read_text(orjson.dumps(document, option=orjson.OPT_SORT_KEYS))
+    return read_catalog_text(orjson.dumps(document, option=orjson.OPT_SORT_KEYS))
 
 
 @lru_cache(maxsize=64)
-def _read_text(text: bytes) -> Catalog:
+def read_catalog_text(text: bytes) -> Catalog:
+    """The catalog a canonical JSON text holds, read once per text."""
     return read_catalog(json.loads(text, object_pairs_hook=read_object))
+
+
+@cache
+def shipped_document(name: str) -> dict:
+    """The document of the catalog shipped with the model as ``model/catalogs/NAME.json``; no one may change it."""
+    return json.loads((SHIPPED_DIR / f"{name}.json").read_text(encoding="utf-8"), object_pairs_hook=read_object)
 
 
 @cache
 def shipped_catalog(name: str) -> Catalog:
     """The catalog shipped with the model as ``model/catalogs/NAME.json``, read as any other."""
-    text = (SHIPPED_DIR / f"{name}.json").read_text(encoding="utf-8")
-    return read_catalog(json.loads(text, object_pairs_hook=read_object))
+    return read_catalog(shipped_document(name))
