@@ -252,7 +252,7 @@ def test_a_suspended_state_a_dropped_record_and_a_readout_entry_use_the_keys_the
     forced = {"forced_snippets": [1, 2, 9, 1], "forced_skills": [3, 8]}
     steps = [{"op": "readout", "configuration": "c", **forced}, {"op": "queue", "run": "r", "configuration": "c", **forced},
              {"op": "dequeue", "run": "r"}, {"op": "suspend", "run": "r"}]
-    listed, _, started, suspended = results(stored, *steps)
+    listed, _, started, suspended = results(stored, *steps, rules="adr-179")  # ADR-180's dequeue keeps the switched-off snippet 2
     assert listed["sources"] == [{"source": 'snippet "s1"', "data_class": "publicContent"}, {"source": 'skill "k3"', "data_class": None}]
     assert started["dropped"] == [{"kind": "skill", "uid": 8, "reason": "gone"}, {"kind": "snippet", "uid": 2, "reason": "deactivated"},
                                   {"kind": "snippet", "uid": 9, "reason": "gone"}]
