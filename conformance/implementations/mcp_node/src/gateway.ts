@@ -3,9 +3,9 @@
 // of a call (check, before_write changes, write, audit) is lab ADR-001's; the decisions within it are ../node's.
 import type { Db } from './database.js';
 import {
-  CONFIGURATION_AND_CASE_CHECKS, DEFAULT_GATEWAY_VERSION, GATEWAY_VERSIONS, InvalidScenario, SESSION_CHECKS, actionOf, contentOf,
-  firstRefusal, isArgumentObject, isKnownTool, isObject, json, readStep, readWorld, shapeRefusal,
-  type Change, type CheckContext, type GatewayWorld, type History, type RateLimit, type Verdict,
+  CONFIGURATION_AND_CASE_CHECKS, DEFAULT_GATEWAY_VERSION, GATEWAY_VERSIONS, InvalidScenario, LAB_CATALOG, SESSION_CHECKS, actionOf,
+  contentOf, firstRefusal, isArgumentObject, isKnownTool, isObject, json, readStep, readWorld, shapeRefusal,
+  type Change, type CheckContext, type GatewayWorld, type History, type RateLimit, type ToolSpec, type Verdict,
 } from './reference.js';
 import { openHistory } from './history_tables.js';
 import { openWorld, readState, replaceWorld } from './world_tables.js';
@@ -45,11 +45,14 @@ function argument(args: unknown, name: string): unknown {
   return isArgumentObject(args) && !json.repeatsAKey(args) && Object.hasOwn(args, name) ? args[name] : undefined;
 }
 
-// G001.15: a known tool, a stored case, a configured destination, as the world holds them when the call is checked.
+// G001.15: a known tool, a stored case, a configured destination, as the world holds them when the call is checked:
+// the first found among the catalog's record arguments and among its destination arguments, whatever the tool.
 function auditNames(world: GatewayWorld, tool: unknown, args: unknown): Pick<AuditRecord, 'tool' | 'case_id' | 'destination_id'> {
-  const stored = world.storedCase(argument(args, 'case_id'));
-  const destination = world.destination(argument(args, 'destination_id'));
-  return { tool: isKnownTool(tool) ? tool : null, case_id: stored?.id ?? null, destination_id: destination?.id ?? null };
+  const first = <R>(names: string[], lookup: (id: unknown) => R | undefined): R | undefined =>
+    names.map((name) => lookup(argument(args, name))).find((found) => found !== undefined);
+  const stored = first(LAB_CATALOG.recordArguments, (id) => world.storedCase(id));
+  const destination = first(LAB_CATALOG.destinationArguments, (id) => world.destination(id));
+  return { tool: isKnownTool(LAB_CATALOG, tool) ? tool : null, case_id: stored?.id ?? null, destination_id: destination?.id ?? null };
 }
 
 export class Gateway {
@@ -67,33 +70,37 @@ export class Gateway {
     const { world } = stored;
     const session = world.sessions.get(sessionId);
     if (session === undefined) throw new UnknownSession(`the session store holds no session ${JSON.stringify(sessionId)}`);
-    // G002.2, G002.3: keys make exports idempotent; a read is neither bound nor refused by one.
-    const key = tool === 'export_case' ? idempotencyKey : undefined;
+    const spec = isKnownTool(LAB_CATALOG, tool) ? LAB_CATALOG.tools.get(tool) : undefined;
+    // G002.2, G002.3: keys make idempotent the tools that declare them; any other call is neither bound nor refused by one.
+    const key = spec?.idempotencyKey ? idempotencyKey : undefined;
     const recorded = openHistory(this.db, sessionId, key);
     const { history } = recorded;
-    const context: CheckContext = { tool, args, session, world, next };
+    const context: CheckContext = { spec, args, session, world, next };
     if (isArgumentObject(args)) context.action = actionOf(sessionId, tool, args);
     const names = auditNames(world, tool, args);
     const calledAt = world.clock;
 
-    let verdict = this.check(context, history, key, state.rateLimit, sessionId);
+    let verdict = this.check(tool, context, history, key, state.rateLimit, sessionId);
     let stage: 'check' | 'write' = 'check';
     // G002.1: the changes land whatever the check decided: they are the world moving on, not the gateway's to stop.
     takeStagedChanges(this.db).forEach((change, index) => world.apply(change, `$.before_write[${index}]`));
     const exports: ExportRecord[] = [];
     const reads: ReadRecord[] = [];
     let served: CallOutcome['served'] = null;
-    if (verdict === null && tool === 'read_case') {
-      const read = world.storedCase(argument(args, 'case_id'));
-      if (read === undefined) throw new Error('a read that passed its check names a stored case');
-      reads.push({ case_id: read.id });
-      served = { case_id: read.id, content: contentOf(read) };
-    } else if (verdict === null) {
-      // G002.1: past the lab an export that passed its check is judged again on the world at the write, except for
-      // the history checks, which counted and bound at the check.
-      verdict = next ? firstRefusal([...SESSION_CHECKS, ...CONFIGURATION_AND_CASE_CHECKS], context) : null;
-      if (verdict === null) exports.push(this.write(world, args, history, key, context.action, next));
-      else stage = 'write';
+    if (verdict === null) {
+      if (spec === undefined) throw new Error('a call that passed its check names a declared tool');
+      if (spec.effect === 'retrieval') {
+        const read = world.storedCase(argument(args, spec.recordArgument));
+        if (read === undefined) throw new Error('a read that passed its check names a stored case');
+        reads.push({ case_id: read.id });
+        served = { case_id: read.id, content: contentOf(read) };
+      } else {
+        // G002.1: past the lab a tool that declares it, having passed its check, is judged again on the world at the
+        // write, except for the history checks, which counted and bound at the check.
+        verdict = next && spec.recheckAtWrite ? firstRefusal([...SESSION_CHECKS, ...CONFIGURATION_AND_CASE_CHECKS], context) : null;
+        if (verdict === null) exports.push(this.write(world, spec, args, history, key, context.action, next));
+        else stage = 'write';
+      }
     }
     const replayed = verdict !== null && 'replay' in verdict;
     const refusal = verdict !== null && 'reason' in verdict ? verdict : null;
@@ -112,8 +119,9 @@ export class Gateway {
 
   // G001.13: the shape, the session, under lab-001+next the rate limit (G002.4) and the key (G002.2, G002.3), then
   // the configuration and the case, in the order of the reason table; the first refusal is the answer.
-  private check(context: CheckContext, history: History, key: string | undefined, rateLimit: RateLimit | null, sessionId: string): Verdict {
-    const shape = shapeRefusal(context.tool, context.args);
+  private check(tool: unknown, context: CheckContext, history: History, key: string | undefined, rateLimit: RateLimit | null,
+    sessionId: string): Verdict {
+    const shape = shapeRefusal(LAB_CATALOG, tool, context.args);
     if (shape !== null) return shape;
     const session = firstRefusal(SESSION_CHECKS, context);
     if (session !== null) return session;
@@ -127,14 +135,15 @@ export class Gateway {
     return firstRefusal(CONFIGURATION_AND_CASE_CHECKS, context);
   }
 
-  // G001.14: one export, its payload the case content read from storage at the write, never the arguments.
-  // G002.2: under lab-001+next the export binds its key to this action.
-  private write(world: GatewayWorld, args: unknown, history: History, key: string | undefined, action: string | undefined,
-    next: boolean): ExportRecord {
-    const stored = world.storedCase(argument(args, 'case_id'));
-    const destinationId = argument(args, 'destination_id');
+  // G001.14: one export, its payload the case content read from storage at the write, never the arguments (the lab's
+  // catalog declares no write tool). G002.2: under lab-001+next a tool that takes a key binds it to this action.
+  private write(world: GatewayWorld, spec: ToolSpec, args: unknown, history: History, key: string | undefined,
+    action: string | undefined, next: boolean): ExportRecord {
+    if (spec.destination === undefined) throw new Error(`the lab's catalog declares no ${spec.effect} tool`);
+    const stored = world.storedCase(argument(args, spec.recordArgument));
+    const destinationId = argument(args, spec.destination);
     if (stored === undefined || typeof destinationId !== 'string') throw new Error('an export that passed its check names a stored case');
-    if (next) history.bind(key, action);
+    if (next && spec.idempotencyKey) history.bind(key, action);
     return { case_id: stored.id, destination_id: destinationId, tenant: stored.tenant, payload: contentOf(stored) };
   }
 
@@ -146,7 +155,7 @@ export class Gateway {
     }
     // S001.6: a key written twice is invalid everywhere in a scenario except in a call's proposal.
     if (json.repeatsAKey(world)) throw new InvalidScenario('$.world', 'a key is written more than once');
-    const records = readWorld(world);
+    const records = readWorld(world, LAB_CATALOG);
     this.db.transaction(() => replaceWorld(this.db, scenario, rules, records)).immediate();
   }
 

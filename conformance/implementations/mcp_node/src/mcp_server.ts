@@ -8,7 +8,7 @@ import {
 import { z } from 'zod';
 import { Gateway, UnknownSession, type CallOutcome, type Proposal } from './gateway.js';
 import { AUTHORIZATION_META, bearerToken, IdentityError, requireFixture, toolSession, type Claims, type TokenVerifier } from './identity.js';
-import { CATALOGUE, GATEWAY_VERSIONS, isInvalidInput, json } from './reference.js';
+import { GATEWAY_VERSIONS, LAB_CATALOG, isInvalidInput, json, type ArgumentSpec } from './reference.js';
 import type { RawParams, RawRequests } from './raw_requests.js';
 
 export const FIXTURE_EXTENSION = 'io.gateproof/fixture';
@@ -115,19 +115,25 @@ const DESCRIPTIONS: Record<string, string> = {
   read_case: 'Read a support case.',
 };
 
-// G001.5: every argument is an identifier of 1 to 128 characters. The schemas tell a client what to send; the
+// G001.5: each tool of the lab's catalog with its declared arguments. The schemas tell a client what to send; the
 // gateway, not the SDK, judges what it is sent.
 function tools(): Tool[] {
-  return Object.entries(CATALOGUE).map(([name, declared]) => ({
-    name,
-    description: DESCRIPTIONS[name],
+  return [...LAB_CATALOG.tools.values()].map((spec) => ({
+    name: spec.name,
+    description: DESCRIPTIONS[spec.name],
     inputSchema: {
       type: 'object',
-      properties: Object.fromEntries(declared.map((field) => [field, { type: 'string', minLength: 1, maxLength: 128 }])),
-      required: declared,
+      properties: Object.fromEntries(spec.arguments.map((declared) => [declared.name, argumentSchema(declared)])),
+      required: spec.arguments.filter((declared) => declared.required).map((declared) => declared.name),
       additionalProperties: false,
     },
   }));
+}
+
+// A text argument's type and lengths (code points, as JSON Schema counts them); the lab's tools declare no other kind.
+function argumentSchema(declared: ArgumentSpec): { type: 'string'; minLength: number; maxLength: number } {
+  if (!declared.text) throw new Error(`the lab's catalog declares no ${declared.type} argument`);
+  return { type: 'string', minLength: Number(declared.least), maxLength: Number(declared.most) };
 }
 
 export interface McpServerOptions {

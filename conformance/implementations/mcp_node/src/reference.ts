@@ -21,7 +21,9 @@ export interface SessionRecord {
   valid?: boolean;
 }
 
+// A stored record of one of the catalog's kinds, under the rules' names whatever fields its kind names them by.
 export interface CaseRecord {
+  kind: string;
   id: string;
   tenant: string;
   assignees?: string[];
@@ -89,8 +91,43 @@ export interface Refusal {
 // What a check answers: a refusal, a replay of a bound idempotency key (G002.2), or null when the call passes.
 export type Verdict = Refusal | { replay: true } | null;
 
+// One declared argument as ../node/catalog.js reads it: a text's bounds are lengths in code points, a number's are
+// values (a BigInt beyond 2^53), either left out when the catalog declares none.
+export interface ArgumentSpec {
+  name: string;
+  type: 'identifier' | 'string' | 'integer' | 'number';
+  required: boolean;
+  text: boolean;
+  least?: number | bigint;
+  most?: number | bigint;
+}
+
+// One tool of the catalog as the rules consult it (only what this gateway reads is typed).
+export interface ToolSpec {
+  name: string;
+  effect: 'retrieval' | 'export' | 'write';
+  arguments: ArgumentSpec[];
+  recordArgument: string;
+  destination?: string;
+  idempotencyKey: boolean;
+  recheckAtWrite: boolean;
+}
+
+export interface RecordKind {
+  name: string;
+  collection: string;
+}
+
+export interface Catalog {
+  tools: Map<string, ToolSpec>;
+  kinds: RecordKind[];
+  recordArguments: string[];
+  destinationArguments: string[];
+}
+
 export interface CheckContext {
-  tool: unknown;
+  // undefined for a tool the catalog does not declare, which the shape check refuses before any other check reads it.
+  spec: ToolSpec | undefined;
   args: unknown;
   session: SessionRecord;
   world: GatewayWorld;
@@ -120,7 +157,7 @@ interface ErrorsModule {
 }
 
 interface ReadModule {
-  readWorld(world: unknown): WorldRecords;
+  readWorld(world: unknown, catalog: Catalog): WorldRecords;
   readStep(step: unknown, where: string): Change;
   isObject(value: unknown): value is Record<string, unknown>;
 }
@@ -133,11 +170,14 @@ interface WorldModule {
   assigneesOf(stored: CaseRecord): string[];
 }
 
+interface CatalogModule {
+  catalogOf(document: Record<string, unknown>): Catalog;
+}
+
 interface ProposalModule {
-  CATALOGUE: Record<string, string[]>;
-  isKnownTool(tool: unknown): tool is string;
+  isKnownTool(catalog: Catalog, tool: unknown): tool is string;
   isArgumentObject(args: unknown): args is Record<string, unknown>;
-  shapeRefusal(tool: unknown, args: unknown): Refusal | null;
+  shapeRefusal(catalog: Catalog, tool: unknown, args: unknown): Refusal | null;
 }
 
 interface AuthorizeModule {
@@ -160,10 +200,23 @@ export const json = load<JsonModule>('json.js');
 export const { InvalidScenario } = load<ErrorsModule>('errors.js');
 export const { readWorld, readStep, isObject } = load<ReadModule>('gateway_read.js');
 export const { GatewayWorld: ReferenceWorld, contentOf, rolesOf, isValid, assigneesOf } = load<WorldModule>('gateway_world.js');
-export const { CATALOGUE, isKnownTool, isArgumentObject, shapeRefusal } = load<ProposalModule>('proposal.js');
+export const { isKnownTool, isArgumentObject, shapeRefusal } = load<ProposalModule>('proposal.js');
 export const { SESSION_CHECKS, CONFIGURATION_AND_CASE_CHECKS, firstRefusal } = load<AuthorizeModule>('authorize.js');
 export const { History: ReferenceHistory, actionOf } = load<HistoryModule>('history.js');
 export const { GATEWAY_VERSIONS, DEFAULT_GATEWAY_VERSION } = load<GatewayModule>('gateway.js');
+const { catalogOf } = load<CatalogModule>('catalog.js');
+
+// The lab's catalog, as ../node holds it for a scenario that writes out none: the tools this gateway serves.
+export const LAB_CATALOG = catalogOf({});
+
+// The kind of the records the cases table keeps: the lab's kind stored under `cases`.
+export const CASE_KIND = storedAs(LAB_CATALOG, 'cases');
+
+function storedAs(catalog: Catalog, collection: string): string {
+  const kind = catalog.kinds.find((declared) => declared.collection === collection);
+  if (kind === undefined) throw new Error(`the lab's catalog keeps no records under ${JSON.stringify(collection)}`);
+  return kind.name;
+}
 
 // Whether an error is the reference code's InvalidScenario: input it cannot apply the rules to, named by its field.
 export function isInvalidInput(error: unknown): error is Error {

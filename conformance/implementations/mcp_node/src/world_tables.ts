@@ -3,7 +3,7 @@
 // call reads only the records it names, and saveWorld writes back exactly the rows the call changed.
 import { HISTORY_TABLES, WORLD_TABLES, statement, type Db } from './database.js';
 import {
-  ReferenceWorld, json, rolesOf, isValid, assigneesOf, contentOf,
+  CASE_KIND, ReferenceWorld, json, rolesOf, isValid, assigneesOf, contentOf,
   type ApprovalRecord, type CaseRecord, type DestinationRecord, type GatewayWorld, type RateLimit, type RunbookRecord,
   type SessionRecord, type WorldRecords,
 } from './reference.js';
@@ -102,7 +102,7 @@ function caseTable(db: Db): RecordTable<CaseRecord> {
       const row = select.get(id) as { id: string; tenant: string; content: string } | undefined;
       if (row === undefined) return undefined;
       const assignees = (selectAssignees.all(id) as { user: string }[]).map((assignee) => assignee.user);
-      return { id: row.id, tenant: row.tenant, assignees, content: row.content };
+      return { kind: CASE_KIND, id: row.id, tenant: row.tenant, assignees, content: row.content };
     },
     write(record) {
       update.run(record.tenant, contentOf(record), record.id);
