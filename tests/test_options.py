@@ -115,3 +115,8 @@ def test_a_bad_option_value_is_one_line_in_every_command_with_the_closest_value(
     result = run(*command)
     refused(result, option, closest)
     assert "mutant:" not in result.stderr  # the closest names, never the whole list
+
+
+def test_a_required_option_left_out_is_one_line_naming_it_and_its_choices(tmp_path):
+    result = run("report", str(tmp_path / "results.jsonl"))
+    assert result.exit_code == 2 and result.stderr.strip() == "gateproof: error: --format is required: choose from json, junit, markdown, html"

@@ -56,6 +56,9 @@ def bad_value_line(error: click.BadParameter) -> str:
         named = max(param.opts, key=len)
     else:
         named = param.human_readable_name if param is not None else "a value"
+    if isinstance(error, click.MissingParameter):  # click leaves its message empty: say what is missing, and what it may be
+        choices = getattr(param.type, "choices", None) if param is not None else None
+        return f"{named} is required" + (f": choose from {', '.join(choices)}" if choices else "")
     return f"{named} {error.message}"
 
 
