@@ -112,3 +112,10 @@ def test_reach_refuses_a_catalog_that_writes_a_key_twice_as_catalog_check_does(t
 def test_a_catalog_campaign_is_a_gateway_campaign(tmp_path):
     done = CliRunner().invoke(main, ["verify", "--catalog", str(CATALOG_FILES[0]), "--kinds", "ceiling", "--out", str(tmp_path / "o"), "--builtin", "reference"])
     assert done.exit_code == 2 and "--catalog declares a gateway: it needs --kinds gateway" in done.output
+
+
+def test_an_mcp_gateway_is_driven_under_a_catalog_through_the_bridge(tmp_path):
+    """The lab's catalog campaign (its boundary pairs, then generated calls) played through the reference MCP gateway over stdio."""
+    done = verify("--catalog", str(SHIPPED_DIR / "lab-001.json"), "--examples", "100", "--out", str(tmp_path / "out"), "--builtin", "mcp-python", "-q")
+    assert done.exit_code == 0, done.output
+    assert "conformant" in done.output
