@@ -15,7 +15,7 @@ from gateproof.model.gateway.catalog import Catalog, CatalogTool
 from gateproof.model.scenario.document import RepeatedKeys
 
 from .catalog_values import outside
-from .catalog_world import USERS, catalog_world, record_ids, stored, valid_arguments
+from .catalog_world import USERS, catalog_world, near, record_ids, stored, valid_arguments
 from .draw import Draw
 
 FORGED_FIELDS = ("approved_by", "role", "tenant")
@@ -56,8 +56,11 @@ def call(d: Draw, world: dict, catalog: Catalog, laid: list, keys: list[str]) ->
     session = d.pick(world["sessions"])["id"]
     if laid and d.chance(0.4):
         name, arguments = d.pick(laid)
-        tool, session = catalog.tool(name), world["sessions"][0]["id"]
-        arguments = dict(arguments)
+        tool, arguments = catalog.tool(name), dict(arguments)
+        twins = [s["id"] for s in world["sessions"] if s["id"] == "session-near"]
+        session = d.pick(twins) if twins and d.chance(0.4) else world["sessions"][0]["id"]
+        if d.chance(0.1):  # the record named as a loose gateway would still find it
+            arguments[tool.record_argument] = near(d, arguments[tool.record_argument])
     else:
         tool = d.pick(catalog.tools)
         roll = d.number(0, 9)
