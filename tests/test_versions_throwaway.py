@@ -4,6 +4,7 @@ the schema, the defaults, ``rules --versions``, diff's order and consequences, t
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import attrs
@@ -121,3 +122,11 @@ def test_diff_from_the_latest_names_exactly_its_consequence_and_z3_agrees_with_t
     assert done.exit_code == 0 and report["unexpected"] == 0, done.output
     assert report["differences"] and {d["consequence"] for d in report["differences"]} == {CHANGE.text}
     assert {p["subjects"]: p["result"] for p in report["proofs"]}["run story"] == "differ"
+
+
+def test_no_guide_names_a_rule_version_as_the_default_by_hand():
+    """A new version moves the default by itself: a guide that named it would go stale, so guides point to rules --versions."""
+    root = Path(__file__).resolve().parent.parent
+    guides = [root / "README.md", root / "adr" / "README.md", root / "adr" / "scenario.md", *sorted((root / "docs").glob("*.md"))]
+    named = re.compile(r"`(?:pre-164|adr-\d+)`,? \(?(?:the )?default|default(?: version)? (?:is |of )?`(?:pre-164|adr-\d+)`|decided under `adr-\d+`")
+    assert [(path.name, match.group(0)) for path in guides for match in named.finditer(path.read_text(encoding="utf-8"))] == []
