@@ -18,6 +18,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from node_helpers import typed
 
 from gateproof.conformance.mutation.variants import made, read_variants
 from gateproof.model.gateway.catalog import SHIPPED_DIR
@@ -41,14 +42,6 @@ def answer(lines: list[str], entry: Path = ENTRY) -> list[dict]:
                                capture_output=True, text=True, timeout=120, check=True)
     return [json.loads(line) for line in completed.stdout.splitlines()]
 
-
-def typed(value):
-    """value with every scalar tagged by its JSON type, so that 1, 1.0 and true never compare equal."""
-    if isinstance(value, dict):
-        return {key: typed(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [typed(item) for item in value]
-    return (type(value).__name__, value)
 
 
 def collection(kind: dict) -> str:

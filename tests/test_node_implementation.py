@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from node_helpers import typed
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -49,14 +50,6 @@ def answer(lines: list[str]) -> list[dict]:
 def model_outcome(line: str) -> dict:
     return json.loads(json.dumps(run_scenario(read_scenario(json.loads(line)))))
 
-
-def typed(value):
-    """value with every scalar tagged by its JSON type, so that 1, 1.0 and true never compare equal."""
-    if isinstance(value, dict):
-        return {key: typed(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [typed(item) for item in value]
-    return (type(value).__name__, value)
 
 
 def disagreements(lines: list[str], answers: list[dict]) -> list[str]:
