@@ -70,17 +70,22 @@ class Consequence:
 
 @frozen
 class ClaimSpan:
-    """A consequence claim a version's ADR makes, and the versions it is documented to hold over, both ends included.
+    """A consequence claim a version's ADR makes, how it is checked, and the versions it is documented to hold over, both ends included.
 
-    ``holds_until`` None: every later ADR version. A claim about one pair of
-    versions ends where a later ADR documents changing what it speaks of, so it
-    does not break every later pair.
+    ``check`` names what ``gateproof diff`` compares (one of
+    ``gateproof.conformance.diff.claims.CHECKS``), ``stories`` the kinds of
+    story the claim is about (``claims.STORIES``), so a claim of a known shape
+    is declared here alone. ``holds_until`` None: every later ADR version. A
+    claim about one pair of versions ends where a later ADR documents changing
+    what it speaks of, so it does not break every later pair.
     """
 
     id: str
     statement: str
+    check: str
     holds_from: str
     holds_until: str | None = None
+    stories: tuple[str, ...] = ()
 
 
 @frozen
@@ -137,7 +142,8 @@ _ADR_164 = _then(
     {"gates_forced_sources": True},
     closes="a forced source is shown in the readout but never gated, so a run can force text past the ceiling",
     consequences=(_on("send dequeue resume", "ADR-164: a run's forced sources bind against the same ceiling as the configuration's own"),),
-    claims=(ClaimSpan("claim.164.unclassified", "an installation that has classified nothing is unaffected", "pre-164"),),
+    claims=(ClaimSpan("claim.164.unclassified", "an installation that has classified nothing is unaffected", "same decisions", "pre-164",
+                      stories=("unclassified",)),),
     example="adr-164-queued-run-binds.json", example_rules=("C164.1", "C175.5"),
 )
 _ADR_165 = _then(
@@ -175,8 +181,10 @@ _ADR_175 = _then(
                       "same source"),
     ),
     claims=(
-        ClaimSpan("claim.175.forces-nothing", "a run that forces nothing gets exactly the pre-164 answer", "pre-164"),
-        ClaimSpan("claim.175.same-name", "the name a refusal gives is the same before and after a suspension", "adr-175"),
+        ClaimSpan("claim.175.forces-nothing", "a run that forces nothing gets exactly the pre-164 answer", "decisions of pre-164",
+                  "pre-164", stories=("forcing nothing",)),
+        ClaimSpan("claim.175.same-name", "the name a refusal gives is the same before and after a suspension",
+                  "same source across a suspension", "adr-175", stories=("unchanged", "tied", "observed")),
     ),
     example="adr-175-tie-names-one-source.json", example_rules=("C175.3",),
 )
@@ -186,8 +194,8 @@ _ADR_179 = _then(
     {"records_dropped": True, "playground_records_dropped": True},
     closes="a forced source that falls out before a run starts does so silently",
     consequences=(_on("send dequeue", "ADR-179: a forced source that did not arrive is recorded on the run", "dropped"),),
-    claims=(ClaimSpan("claim.179.same-sources", "which sources enter a run does not change, only what is said about it", "adr-175",
-                       "adr-179"),),
+    claims=(ClaimSpan("claim.179.same-sources", "which sources enter a run does not change, only what is said about it",
+                      "same results but the dropped record", "adr-175", "adr-179"),),
     example="adr-179-dropped-sources-recorded.json", example_rules=("C179.1", "C179.2"),
 )
 _NR_LLM = _then(

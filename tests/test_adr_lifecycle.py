@@ -1,4 +1,4 @@
-"""``adr/lifecycle.md``: every entry links a function that carries its id and a test that pins it."""
+"""``adr/lifecycle.md``: every entry links a function that carries its id (``test_adr_links.py`` holds that a test pins each)."""
 
 import importlib
 import re
@@ -14,14 +14,6 @@ def entries():
     return list(ENTRY.finditer((ROOT / "adr" / "lifecycle.md").read_text(encoding="utf-8")))
 
 
-def marked_ids() -> set:
-    ids = set()
-    for test in (ROOT / "tests").glob("test_*.py"):
-        for call in re.findall(r"pytest\.mark\.rule\(([^)]*)\)", test.read_text(encoding="utf-8")):
-            ids.update(re.findall(r'"([^"]+)"', call))
-    return ids
-
-
 def test_every_heading_is_a_well_formed_entry():
     text = (ROOT / "adr" / "lifecycle.md").read_text(encoding="utf-8")
     assert len(entries()) == text.count("\n### ") > 0
@@ -32,10 +24,6 @@ def test_the_implementing_function_carries_the_id(entry):
     module, _, name = entry["path"].rpartition(".")
     function = getattr(importlib.import_module(module), name)
     assert entry["id"] in (function.__doc__ or "")
-
-
-def test_every_id_is_pinned_by_a_test():
-    assert {e["id"] for e in entries()} <= marked_ids()
 
 
 @pytest.mark.rule("S001.1", "S002.1", "S002.2")

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from gateproof.conformance.generation.reach_rules import ENTRY, IMPLEMENTED, resolve
+from test_versions_examples import example_rule_ids
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MARKER = re.compile(r"mark\.rule\(([^)]*)\)")
@@ -28,7 +29,8 @@ def adr_entries() -> dict[str, str]:
 
 
 def ids_named_by_tests() -> set[str]:
-    named = set()
+    """The ids a test marks with ``pytest.mark.rule``, and those a version's example pins (``test_versions_examples.py`` holds them)."""
+    named = set(example_rule_ids())
     for path in (ROOT / "tests").glob("test_*.py"):
         for arguments in MARKER.findall(path.read_text(encoding="utf-8")):
             named.update(RULE_ID.findall(arguments))

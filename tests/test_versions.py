@@ -2,10 +2,12 @@
 
 from pathlib import Path
 
+import attrs
+
 import pytest
 
 from gateproof.conformance.corpus.declared import changed_switches, derived_files
-from gateproof.conformance.diff.claims import CHECKS, declared_claims
+from gateproof.conformance.diff.claims import CHECKS, STORIES, UnknownClaim, declared_claims
 from gateproof.conformance.diff.search import diff_order
 from gateproof.conformance.harness.protocol import CEILING_DEFAULT
 from gateproof.model.scenario.schema import schema
@@ -40,8 +42,10 @@ def test_the_latest_adr_is_the_default_everywhere_and_every_version_is_named_by_
     assert list(VERSIONS) == [d.name for d in DECLARATIONS] == diff_order() == list(schema("scenario")["$defs"]["rules"]["enum"])
 
 
-def test_every_declared_claim_is_checked_and_every_check_is_declared():
-    assert {claim.id for claim in declared_claims()} == set(CHECKS)
+def test_every_declared_claim_names_a_known_check_and_its_span_is_ordered():
+    spans = [span for declaration in DECLARATIONS for span in declaration.claims]
+    assert spans and all(span.check in CHECKS and set(span.stories) <= set(STORIES) for span in spans)
+    assert len({span.id for span in spans}) == len(spans)
     for claim in declared_claims():
         assert claim.holds_over(claim.span.holds_from) and (claim.span.holds_until is None or claim.holds_over(claim.span.holds_until))
 
@@ -50,3 +54,13 @@ def test_every_declared_claim_is_checked_and_every_check_is_declared():
 def test_each_file_derived_from_the_declarations_is_as_they_give_it(path):
     """``gateproof corpus build`` writes them; a declaration changed without it fails here."""
     assert (ROOT / path).read_text(encoding="utf-8") == derived_files(lambda name: (ROOT / name).read_text(encoding="utf-8"))[path]
+
+
+@pytest.mark.parametrize(("field", "value", "said"), [("check", "same everything", "check 'same everything' is none of"),
+                                                      ("stories", ("unclassified", "sunny"), "stories 'sunny' are none of")])
+def test_a_claim_that_names_no_known_check_or_story_is_refused_by_its_id(monkeypatch, field, value, said):
+    from gateproof.model import versions
+    changed = attrs.evolve(versions.DECLARATIONS[1], claims=(attrs.evolve(versions.DECLARATIONS[1].claims[0], **{field: value}),))
+    monkeypatch.setattr(versions, "DECLARATIONS", (versions.DECLARATIONS[0], changed, *versions.DECLARATIONS[2:]))
+    with pytest.raises(UnknownClaim, match=f"^claim.164.unclassified: {said}"):
+        declared_claims()

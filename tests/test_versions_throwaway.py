@@ -15,7 +15,7 @@ from gateproof.conformance.cli import main
 from gateproof.conformance.cli.prove import prove as prove_command
 from gateproof.conformance.corpus.build import lifecycle_cases
 from gateproof.conformance.corpus.declared import schema_text, versions_text
-from gateproof.conformance.diff.claims import claims_to_check
+from gateproof.conformance.diff.claims import check_claim, claims_to_check
 from gateproof.conformance.diff.search import between, diff_order, documented_consequence
 from gateproof.conformance.explanation.explain import explain_under
 from gateproof.conformance.harness.bulk import decided
@@ -37,13 +37,16 @@ PREVIOUS = latest().name
 #: The throwaway resolves a dequeue's forced snippets through the other lookup than its predecessor does.
 DEQUEUE_SNIPPETS = {ENABLED: EXISTING, EXISTING: ENABLED}[latest().rules.dequeue_snippet_lookup]
 CHANGE = Consequence(frozenset({"dequeue", "suspend", "resume"}), None, "ADR-999: a dequeue resolves forced snippets through the other lookup")
+#: A claim of a shape diff knows: declared with the version alone, it is checked without another edit.
+CLAIM = versions.ClaimSpan("claim.999.unclassified", "an installation that has classified nothing is unaffected", "same decisions",
+                           PREVIOUS, NAME, stories=("unclassified",))
 
 
 def throwaway() -> versions.Version:
     base = latest()
     return attrs.evolve(base, rules=attrs.evolve(base.rules, name=NAME, dequeue_snippet_lookup=DEQUEUE_SNIPPETS), adr="ADR-999",
                         title="a dequeue resolves forced snippets through the other lookup",
-                        closes="a snippet switched off while the run waits is read otherwise than the ADR wants", consequences=(CHANGE,), claims=())
+                        closes="a snippet switched off while the run waits is read otherwise than the ADR wants", consequences=(CHANGE,), claims=(CLAIM,))
 
 
 def decisions(outcome: dict) -> list[tuple]:
@@ -93,6 +96,13 @@ def test_diff_orders_it_and_attributes_its_consequence(declared):
     assert "claim.179.same-sources" not in {claim.id for claim, _, _ in claims_to_check(PREVIOUS, NAME)}  # its span ends at adr-179
 
 
+def test_diff_checks_its_claim_over_the_stories_it_declares(declared):
+    [(claim, left, right)] = [entry for entry in claims_to_check(PREVIOUS, NAME) if entry[0].id == CLAIM.id]
+    assert (claim.adr, claim.pairwise, claim.stories.classified, left, right) == ("ADR-999", True, False, PREVIOUS, NAME)
+    assert check_claim(claim, left, right, 40).held
+    assert CLAIM.id not in {entry[0].id for entry in claims_to_check("pre-164", "adr-164")}  # a pair outside its span
+
+
 def test_the_proofs_encode_its_dequeue_and_the_wrong_variants_stay_pinned(declared):
     [run_stories] = [subjects for subjects in SUBJECTS if subjects.domain is RUN_STORIES]
     comparison = decide_alike(semantics_named(PREVIOUS), semantics_named(NAME), run_stories, 2)
@@ -130,3 +140,13 @@ def test_no_guide_names_a_rule_version_as_the_default_by_hand():
     guides = [root / "README.md", root / "adr" / "README.md", root / "adr" / "scenario.md", *sorted((root / "docs").glob("*.md"))]
     named = re.compile(r"`(?:pre-164|adr-\d+)`,? \(?(?:the )?default|default(?: version)? (?:is |of )?`(?:pre-164|adr-\d+)`|decided under `adr-\d+`")
     assert [(path.name, match.group(0)) for path in guides for match in named.finditer(path.read_text(encoding="utf-8"))] == []
+
+
+def test_no_guide_lists_the_versions_adrs_by_hand():
+    """A list of the forced-source ADRs would miss the next one: guides say "from ADR-164 on" and point to adr/versions.md."""
+    numbers = {d.adr.removeprefix("ADR-") for d in adr_versions() if d.adr.startswith("ADR-")}
+    listed = re.compile(r"ADR-\d{3}(?:(?:,| and| or|,? and|,? or) (?:ADR-)?\d{3})+")
+    guides = [ROOT / "README.md", *sorted((ROOT / "adr").glob("*.md")), *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "conformance").glob("*.md"))]
+    found = [(path.name, match.group(0)) for path in guides for match in listed.finditer(path.read_text(encoding="utf-8"))
+             if len(numbers & set(re.findall(r"\d{3}", match.group(0)))) >= 2]
+    assert found == []

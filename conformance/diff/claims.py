@@ -70,26 +70,56 @@ def _agree(view):
     return lambda document, version, other: view(outcome_under(document, version)) == view(outcome_under(document, other))
 
 
-#: How each declared claim is checked: (stories, pairwise, predicate, what the check is), by claim id.
+@frozen
+class Check:
+    """What a claim's search compares: two versions (``pairwise``) or each version alone, and what that says."""
+
+    pairwise: bool
+    holds: Callable  # (document, version, other) -> bool
+    says: str
+
+
+#: The checks a declared claim may name (``ClaimSpan.check``).
 CHECKS = {
-    "claim.164.unclassified": (StoryKind(classified=False), True, _agree(decisions),
-                               "the two versions give the same decisions on every story whose records declare no class"),
-    "claim.175.forces-nothing": (StoryKind(forcing=False), False,
-                                 lambda d, version, _: decisions(outcome_under(d, version)) == decisions(outcome_under(d, "pre-164")),
-                                 "under each version, a story that forces nothing gets the decisions `pre-164` gives"),
-    "claim.175.same-name": (StoryKind(changing=False, tied_skills=True, observing=True), False,
-                            lambda d, version, _: names_across_suspension(outcome_under(d, version)),
-                            "under each version, a run suspended and resumed with nothing changed names the same source on resume as "
-                            "at its start"),
-    "claim.179.same-sources": (StoryKind(), True, _agree(without_dropped),
-                               "between two versions of its span, the results are identical once the dropped record is set aside"),
+    "same decisions": Check(True, _agree(decisions), "the two versions give the same decisions"),
+    "same results but the dropped record": Check(True, _agree(without_dropped),
+                                                 "the two versions give the same results once the dropped record is set aside"),
+    "decisions of pre-164": Check(False, lambda d, version, _: decisions(outcome_under(d, version)) == decisions(outcome_under(d, "pre-164")),
+                                  "under each version, the decisions are those `pre-164` gives"),
+    "same source across a suspension": Check(False, lambda d, version, _: names_across_suspension(outcome_under(d, version)),
+                                             "under each version, the resume names the source the run's first send named"),
+}
+
+#: The kinds of story a declared claim may be about (``ClaimSpan.stories``): the story generator's flags, and how they read.
+STORIES = {
+    "unclassified": ({"classified": False}, "whose records declare no class"),
+    "forcing nothing": ({"forcing": False}, "that forces nothing"),
+    "unchanged": ({"changing": False}, "in which no record changes"),
+    "tied": ({"tied_skills": True}, "whose system prompt and skills declare one class"),
+    "observed": ({"observing": True}, "whose gate observes"),
 }
 
 
+class UnknownClaim(ValueError):
+    """A declared claim names a check or a kind of story nothing here knows."""
+
+
+def _claim(version, span: ClaimSpan) -> Claim:
+    if span.check not in CHECKS:
+        raise UnknownClaim(f"{span.id}: check {span.check!r} is none of {', '.join(map(repr, CHECKS))}")
+    unknown = [word for word in span.stories if word not in STORIES]
+    if unknown:
+        raise UnknownClaim(f"{span.id}: stories {', '.join(map(repr, unknown))} are none of {', '.join(map(repr, STORIES))}")
+    check = CHECKS[span.check]
+    flags = {flag: value for word in span.stories for flag, value in STORIES[word][0].items()}
+    about = " and ".join(STORIES[word][1] for word in span.stories)
+    checked_as = f"{check.says}, on every story {about}" if about else f"{check.says}, on every story"
+    return Claim(span.id, version.adr, span.statement, StoryKind(**flags), check.pairwise, check.holds, checked_as, span)
+
+
 def declared_claims() -> tuple[Claim, ...]:
-    """Every claim the version declarations make, each with its check; KeyError for a declared claim nothing checks."""
-    return tuple(Claim(span.id, version.adr, span.statement, *CHECKS[span.id], span)
-                 for version in declarations() for span in version.claims)
+    """Every claim the version declarations make, each with its check; UnknownClaim for one that names no known check."""
+    return tuple(_claim(version, span) for version in declarations() for span in version.claims)
 
 
 @frozen

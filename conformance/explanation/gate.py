@@ -136,11 +136,12 @@ def switch_value(raw) -> dict:
 
 def gate_applied(world, trace, result: dict, rules) -> list[Applied]:
     """The sources, the fold, the zone and the decision of one gated send, on any path."""
-    applied = []
+    applied, listed = [], ("C144.3", "C164.1", "C164.3")  # C164.1: the run's forced sources are listed with the configuration's
     if not rules.gates_forced_sources:
         applied.append(Applied("configuration-only", f"rules {rules.name}: the gate folds the configuration's sources only", ("C164.1",)))
+        listed = ("C144.3", "C164.3")
     applied += tags_applied(world, trace.configuration)
-    applied += [sources_applied(trace.sources, "sources in composition order", ("C144.3", "C164.3")), fold_applied(trace.sources)]
+    applied += [sources_applied(trace.sources, "sources in composition order", listed), fold_applied(trace.sources)]
     if trace.decision is None:
         return applied + [Applied("dry-run", "dry run: nothing is sent, so the gate does not run", ("C164.5",))]
     if trace.resolution is None:
