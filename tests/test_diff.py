@@ -174,3 +174,17 @@ def test_bad_options_exit_2_without_a_traceback(tmp_path, arguments, message):
     result = run_diff(*arguments, "--out", str(tmp_path))
     assert result.exit_code == 2 and "Traceback" not in result.output and message in result.output, arguments
     assert "pre-164" not in result.output
+
+
+def test_without_versions_it_compares_the_latest_with_the_version_it_changes(tmp_path):
+    arguments = ["diff", "--examples", "20", "--bound", "2", "--no-claims", "--json", "--out", str(tmp_path)]
+    report = json.loads(CliRunner().invoke(main, arguments).stdout)
+    assert (report["from"], report["to"]) == (versions.predecessor(versions.default_version()).name, versions.default_version())
+    profile = json.loads(CliRunner().invoke(main, [*arguments, "--to", "nr-llm"]).stdout)
+    assert (profile["from"], profile["to"]) == (versions.declared("nr-llm").profile_of, "nr-llm")
+
+
+def test_a_to_that_changes_no_earlier_version_needs_a_from():
+    done = CliRunner().invoke(main, ["diff", "--to", versions.adr_versions()[0].name])
+    assert done.exit_code == 2 and done.output == (f"gateproof: error: --to {versions.adr_versions()[0].name} changes no earlier version; "
+                                                   "name the one to compare it with in --from\n")

@@ -1,17 +1,25 @@
 """Conformance needs something decided: skipping everything, or every scenario of a kind declared, is never conformant."""
 
 import json
+from pathlib import Path
 
 import jsonschema_rs
 import pytest
+from attrs import evolve
 from click.testing import CliRunner
 
 from gateproof.conformance.cli import main
+from gateproof.conformance.corpus.load import load_corpus
+from gateproof.conformance.harness.campaign import under_latest_declared
+from gateproof.conformance.harness.hunt import model_outcome
 from gateproof.conformance.harness.expectations import CONFORMANT, is_met, undecided, verdict_text
 from gateproof.conformance.harness.protocol import Started
 from gateproof.conformance.harness.results import Tally
+from gateproof.model.versions import ADR_SEQUENCE, DEFAULT_VERSION
 
 from harness_helpers import fake
+
+ROOT = Path(__file__).resolve().parent.parent
 from test_harness_verify import REPORT_SCHEMA
 
 
@@ -98,3 +106,38 @@ def test_a_failure_is_reported_as_one_even_when_little_was_decided():
     tally = tally_with({"gateway": 1}, {})
     tally.lost = "could not be restarted"
     assert undecided(tally) is None and verdict_text(tally, CONFORMANT) == "NOT CONFORMANT"
+
+
+def test_an_implementation_a_version_behind_runs_every_case_that_names_no_version_under_the_latest_it_declares():
+    """The default moves with each new ADR: until an implementation learns it, the cases that name no version run under the
+    latest version it declares, expected as the model decides them there, rather than being dropped."""
+    cases = load_corpus()
+    unnamed = [c for c in cases if c.scenario.get("kind", "ceiling") == "ceiling" and "rules" not in c.scenario]
+    named_default = [c for c in cases if c.scenario.get("rules") == DEFAULT_VERSION]
+    status, row = verify("--examples", "0", "--", *fake("behind"))
+    assert status == 0 and row["verdict"] == "conformant" and row["passed"] == len(cases) - len(named_default), row["notes"]
+    behind = ADR_SEQUENCE[ADR_SEQUENCE.index(DEFAULT_VERSION) - 1]
+    assert row["notes"] == [f"does not declare {DEFAULT_VERSION}, the default: {len(unnamed)} corpus cases naming no version run under "
+                            f"{behind}, the latest it declares", f"does not declare {DEFAULT_VERSION}: {len(named_default)} corpus cases not run"]
+
+
+def test_a_case_that_names_no_version_moves_only_for_an_implementation_that_declares_an_earlier_adr_but_not_the_default():
+    case = next(c for c in load_corpus() if c.scenario.get("kind", "ceiling") == "ceiling" and "rules" not in c.scenario)
+    started = lambda *rules: Started("x", "0", "python", "", rules, ["ceiling", "gateway"])
+    moved = under_latest_declared(case, started("pre-164", "adr-164", "nr-llm"))
+    assert moved.scenario == {**case.scenario, "rules": "adr-164"} and moved.expected == model_outcome(moved.scenario)
+    assert moved.id == case.id and moved.rules == case.rules
+    for rules in [(DEFAULT_VERSION, "pre-164"), ("nr-llm",), ("lab-001",)]:
+        assert under_latest_declared(case, started(*rules)) is case
+    pinned = evolve(case, scenario={**case.scenario, "rules": "adr-179"})
+    assert under_latest_declared(pinned, started("pre-164")) is pinned
+
+
+def test_a_replayed_scenario_that_names_no_version_runs_under_the_latest_version_an_implementation_a_version_behind_declares():
+    replayed = ROOT / "examples" / "forced-snippet-refused.json"
+    assert "rules" not in json.loads(replayed.read_text(encoding="utf-8"))
+    status, row = verify("--replay", str(replayed), "--", *fake("behind"))
+    behind = ADR_SEQUENCE[ADR_SEQUENCE.index(DEFAULT_VERSION) - 1]
+    assert (status, row["verdict"], row["passed"]) == (0, "conformant", 1)
+    assert row["notes"] == [f"does not declare {DEFAULT_VERSION}, the default: 1 replayed scenario naming no version run under {behind}, "
+                            "the latest it declares"]

@@ -118,14 +118,29 @@ def checked_against_search(proofs: list[dict], differences: list[dict]) -> list[
     return checked
 
 
+def compared(left: str | None, right: str | None) -> tuple[str, str]:
+    """The two versions diff compares: --to, else the latest ADR version; --from, else the version --to changes (its predecessor)."""
+    from gateproof.model.versions import default_version, predecessor
+
+    right = right or default_version()
+    if left is None:
+        before = predecessor(right)
+        if before is None:
+            click.echo(f"gateproof: error: --to {right} changes no earlier version; name the one to compare it with in --from", err=True)
+            sys.exit(USAGE_ERROR)
+        left = before.name
+    return left, right
+
+
 EPILOG = ("Exit status: 0 when every difference found is one an ADR documents and every claim is as its ADR says; "
           "1 when any result is UNEXPECTED or a proof of alike is contradicted by a difference the search found (INCONSISTENT); "
           "2 for bad options or an output folder that cannot be created.")
 
 
 @click.command(epilog=EPILOG)
-@click.option("--from", "left", required=True, type=RuleName(model_versions), help=f"The version the outcomes are compared from ({VERSIONS_COMMAND} lists them).")
-@click.option("--to", "right", required=True, type=RuleName(model_versions), help="The version the outcomes are compared to.")
+@click.option("--from", "left", type=RuleName(model_versions),
+              help=f"The version the outcomes are compared from ({VERSIONS_COMMAND} lists them); default: the one --to changes.")
+@click.option("--to", "right", type=RuleName(model_versions), help="The version the outcomes are compared to; default: the latest ADR version.")
 @out_option("diff-out", "Where the replayable scenario files go.")
 @click.option("--examples", type=click.IntRange(1, 100_000), default=1000, show_default=True, help="Stories tried per search.")
 @click.option("--limit", type=click.IntRange(1, 20), default=3, show_default=True, help="At most this many differences, each for a different reason.")
@@ -138,6 +153,7 @@ EPILOG = ("Exit status: 0 when every difference found is one an ADR documents an
 def diff(left: str, right: str, out: str, examples: int, limit: int, seed: int, no_claims: bool, bound: int, as_json: bool,
          quiet: bool, verbose: bool) -> None:
     """Prove where two rule versions decide alike, search for the smallest stories on which they differ, and check the ADRs' claims."""
+    left, right = compared(left, right)
     if left == right:
         click.echo("gateproof: error: --from and --to name the same version; nothing can differ", err=True)
         sys.exit(USAGE_ERROR)

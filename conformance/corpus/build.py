@@ -42,12 +42,16 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def example(case_id: str, file_name: str, rules: list[str], version: str | None = None) -> dict:
-    """A shipped example as a case; ``version`` runs it under another rule version than its own."""
+    """A shipped example as a case; ``version`` runs it under another rule version than its own.
+
+    Its description tells the story under its own version, which a later version may change: the case says which is which.
+    """
     scenario = json.loads((EXAMPLES / file_name).read_text(encoding="utf-8"))
     scenario["id"] = case_id
     if version is not None:
+        own = scenario.get("rules", "the default version")
         scenario["rules"] = version
-        scenario["description"] = f"Under {version}: {scenario['description']}"
+        scenario["description"] = f"Decided under {version}; the story as told under {own}: {scenario['description']}"
     return {"id": case_id, "description": scenario["description"], "rules": rules, "scenario": scenario}
 
 

@@ -27,7 +27,7 @@ from .hunt import Hunt, model_outcome
 from .known import KnownDivergence
 from .paths import WriteFailed, as_typed_here, folder_within, is_disk_full, path_component, write_no_follow
 from .process import DEFAULT_START_TIMEOUT, ImplementationProcess, StartFailed
-from .protocol import Errored, RunReply, Started, scenario_rules
+from .protocol import CEILING_ADR_VERSIONS, CEILING_DEFAULT, Errored, RunReply, Started, scenario_rules
 from .results import Tally, Verdict, is_same_reply, judge
 from .shards import WHOLE, Shard, holds_case, share
 
@@ -88,6 +88,28 @@ def undeclared(scenario: dict, info: Started | None) -> str | None:
     if info is None or (kind in info.kinds and scenario_rules(scenario) in info.rules):
         return None
     return kind if kind not in info.kinds else scenario_rules(scenario)
+
+
+def version_behind(scenario: dict, info: Started | None) -> str | None:
+    """The version a trust-ceiling scenario that names none runs under, for an implementation that declares ADR versions but
+    not the default: the latest of them. None: the scenario runs as it is.
+
+    The default is the latest ADR and moves with the next one: an implementation that has not learned it yet is still held
+    to every scenario that names no version, under the rules it says it decides, rather than losing them all.
+    """
+    if info is None or "rules" in scenario or scenario.get("kind", "ceiling") != "ceiling" or CEILING_DEFAULT in info.rules:
+        return None
+    declared = [version for version in CEILING_ADR_VERSIONS if version in info.rules]
+    return declared[-1] if declared else None
+
+
+def under_latest_declared(case: CorpusCase, info: Started | None) -> CorpusCase:
+    """The case under :func:`version_behind`'s version, expected as the model decides it there; else the case as it is."""
+    version = version_behind(case.scenario, info)
+    if version is None:
+        return case
+    scenario = {**case.scenario, "rules": version}
+    return evolve(case, scenario=scenario, expected=model_outcome(scenario))
 
 
 class Campaign:
@@ -208,18 +230,27 @@ class Campaign:
             return verdict
         return evolve(verdict, status="nondeterministic", message="answered the same scenario differently twice")
 
+    def chosen(self, cases: list[CorpusCase]) -> list[CorpusCase]:
+        """The corpus cases selected and of its shard, one that names no version under the version :func:`under_latest_declared` gives."""
+        of_shard = [c for c in cases if is_selected(c.scenario, self.settings) and holds_case(self.settings.shard, c.id)]
+        return [c for c in (under_latest_declared(c, self.tally.info) for c in of_shard) if is_selected(c.scenario, self.settings)]
+
     def held(self, cases: list[CorpusCase]) -> list[CorpusCase]:
-        """The corpus cases this campaign runs: selected, of its shard, and of a kind and rule version the implementation declares."""
-        return [c for c in cases if is_selected(c.scenario, self.settings) and holds_case(self.settings.shard, c.id)
-                and not undeclared(c.scenario, self.tally.info)]
+        """The cases of :meth:`chosen` this campaign runs: of a kind and rule version the implementation declares."""
+        return [c for c in self.chosen(cases) if not undeclared(c.scenario, self.tally.info)]
 
     def run_corpus(self, cases: list[CorpusCase]) -> None:
         """The corpus cases held; those of a kind or rule version the implementation does not declare are counted in one note each."""
-        chosen = [c for c in cases if is_selected(c.scenario, self.settings) and holds_case(self.settings.shard, c.id)]
+        chosen, named = self.chosen(cases), {c.id for c in cases if "rules" in c.scenario}
+        self.tally.defaulted.update(("corpus case", c.scenario["rules"]) for c in chosen if "rules" in c.scenario and c.id not in named)
         self.tally.undeclared.update(filter(None, (undeclared(c.scenario, self.tally.info) for c in chosen)))
-        self.run_known("corpus", [(c.family, c.rules, c.scenario, c.expected) for c in self.held(chosen)])
+        self.run_known("corpus", [(c.family, c.rules, c.scenario, c.expected) for c in chosen if not undeclared(c.scenario, self.tally.info)])
 
     def run_replay(self, scenarios: list[dict]) -> None:
+        """The scenarios given, each held to the model's outcome; one that names no version as :func:`version_behind` says."""
+        behind = [version_behind(s, self.tally.info) for s in scenarios]
+        self.tally.defaulted.update(("replayed scenario", version) for version in filter(None, behind))
+        scenarios = [s if version is None else {**s, "rules": version} for s, version in zip(scenarios, behind)]
         self.run_known("replay", [("replay", (), s, model_outcome(s)) for s in scenarios])
 
     def planned(self, cases: list[CorpusCase]) -> int:
@@ -244,6 +275,8 @@ class Campaign:
         tally.restarts, tally.reordered = self.process.restarts, self.process.reordered
         tally.seconds = time.perf_counter() - self.began
         tally.notes += self.process.notes
+        tally.notes += [f"does not declare {CEILING_DEFAULT}, the default: {count} {what}{'s' * (count != 1)} naming no version "
+                        f"run under {version}, the latest it declares" for (what, version), count in tally.defaulted.items()]
         tally.notes += [f"does not declare {what}: {count} corpus case{'s' * (count != 1)} not run" for what, count in tally.undeclared.items()]
         tally.notes += [f"skipped {count}: {reason}" for reason, count in tally.skipped_for.most_common()]
         tally.notes += filter(None, [undecided(tally)])

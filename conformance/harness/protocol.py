@@ -202,7 +202,10 @@ RunReply = Outcome | Skipped | Errored
 #: A trust-ceiling scenario's default version as the shipped schema publishes it (written from the declarations), read from
 #: the file rather than the model: a mutant of the model that renames a version must not move what the protocol server
 #: declares it decides.
-CEILING_DEFAULT = published_schema("scenario")["$defs"]["rules"]["default"]
+_CEILING_RULES = published_schema("scenario")["$defs"]["rules"]
+CEILING_DEFAULT = _CEILING_RULES["default"]
+#: The trust ceiling's ADR versions in order: the schema's enum up to the default (the latest); the profiles follow it.
+CEILING_ADR_VERSIONS = tuple(_CEILING_RULES["enum"][:_CEILING_RULES["enum"].index(CEILING_DEFAULT) + 1])
 
 
 def scenario_rules(scenario: dict) -> str:

@@ -117,6 +117,7 @@ class Tally:
     decided: Counter = field(factory=Counter)  # kind -> of those, answered with an outcome
     skipped_for: Counter = field(factory=Counter)  # the reason a skip gave -> how many
     undeclared: Counter = field(factory=Counter)  # a kind or rule version it does not declare -> corpus cases of it not sent
+    defaulted: Counter = field(factory=Counter)  # (corpus case or replayed scenario, version) -> how many that name none ran under it
     unkept_severities: Counter = field(factory=Counter)  # severity -> failed generated scenarios counted, not kept
 
     def count_scenario(self, scenario: dict, status: str, message: str = "") -> None:
