@@ -16,12 +16,13 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from gateproof.model.gateway.catalog import Catalog, CatalogTool, read_catalog
+from gateproof.model.gateway.catalog import SHIPPED_DIR, Catalog, CatalogTool, read_catalog
 from gateproof.model.gateway.catalog_checks import ANY_ROLE
 from gateproof.model.gateway.scenario import trace_gateway_scenario
 from gateproof.model.scenario import ScenarioError, read_scenario
 
 from ..corpus.catalog_pairs import VERSIONS, catalog_pairs
+from ..figure_pages import Printed, machine, write_page
 from ..generation import scenarios
 from ..generation.catalog_gateway import near_names
 from ..harness.documents import parse_json
@@ -92,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("catalogs", nargs="+", metavar="CATALOG", help="catalog files (docs/catalogs.md)")
     parser.add_argument("--seed", type=int, default=0, help="the generators' seed (default 0)")
     arguments = parser.parse_args(argv)
+    started_on, printed = machine(), Printed()
     complete = True
     for path in arguments.catalogs:
         try:  # read as catalog check reads it: a key written twice is refused, not kept last
@@ -100,8 +102,16 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ScenarioError) as error:
             print(f"catalog_reach: error: {path}: {error}", file=sys.stderr)
             return 2
-        complete = print_reach(path, measure(document, seed=arguments.seed)) and complete
+        complete = print_reach(path, measure(document, seed=arguments.seed), printed) and complete
+    if is_whole(arguments.catalogs, arguments.seed):
+        write_page("catalog-reach.md", "make reach: how far each shipped catalog's default campaign reaches",
+                   "make reach (python -m gateproof.conformance.bench.catalog_reach model/catalogs/*.json)", started_on, printed.lines)
     return 0 if complete else 1
+
+
+def is_whole(catalogs: list[str], seed: int) -> bool:
+    """Whether the run is ``make reach``'s: every shipped catalog, each once, on seed 0 (the page holds no other)."""
+    return seed == 0 and sorted(Path(path).resolve() for path in catalogs) == sorted(path.resolve() for path in SHIPPED_DIR.glob("*.json"))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ asserted: machines are noisy, and a timed assertion would make the suite flaky.
 from __future__ import annotations
 
 import os
-import platform
 import random
 import subprocess
 import sys
@@ -28,6 +27,7 @@ from ..harness.campaign import Campaign, CampaignSettings
 from ..corpus.load import load_corpus
 from ..harness.expectations import size_text, smallest_counterexample
 from ..implementations import BUILTINS, is_mutant, unavailable
+from ..figure_pages import Printed, interpreter, machine, write_page
 from ..reports.failure import failure_lines
 from .nrllm import bench_nrllm
 from .sends import ten_source_scenario
@@ -189,44 +189,33 @@ def bench_changes(print=print, sizes: tuple = (1000, 10_000), changes: int = 100
         print(f"  {kind:<8} {each[0] * 1e6:8.2f} µs each, {each[1] * 1e6:8.2f} µs each  ratio {each[1] / each[0]:.2f}x")
 
 
-def interpreter() -> str:
-    """The interpreter every figure below is measured on: a CPython compiled without optimisation runs the same code about a fifth slower."""
-    return f"{platform.python_implementation()} {platform.python_version()} at {os.path.realpath(sys.executable)}, {platform.python_compiler()}"
+def reach(print=print) -> None:
+    from ..generation.reach import bench_reach  # coverage.py loads only for this last figure
+
+    bench_reach(print=print)
 
 
-def main() -> None:
+def sections() -> list:
+    """Each figure of ``make bench``, in the order printed: a function of ``print``."""
     from . import proofs as bench_proofs
     from .mcp import bench_mcp
     from .protocol import bench_protocol
     from .shards import bench_shards
 
-    print(f"measured on {interpreter()}, {os.cpu_count()} cores")
-    print()
-    bench_decisions()
-    print()
-    bench_changes()
-    print()
-    bench_nrllm()
-    print()
-    bench_jsonl()
-    print()
-    bench_diff()
-    print()
-    bench_protocol()
-    print()
-    bench_conformant()
-    print()
-    bench_mcp()
-    print()
-    bench_mutants()
-    print()
-    bench_shards()
-    print()
-    bench_proofs.run()
-    print()
-    from ..generation.reach import bench_reach  # coverage.py loads only for this last figure
+    return [bench_decisions, bench_changes, bench_nrllm, bench_jsonl, bench_diff, bench_protocol, bench_conformant, bench_mcp,
+            bench_mutants, bench_shards, bench_proofs.run, reach]
 
-    bench_reach()
+
+def main(sections=sections) -> None:
+    """Every figure, printed as measured; the page ``docs/figures/bench.md`` written only when the last is."""
+    started_on = machine()
+    printed = Printed()
+    printed(f"measured on {interpreter()}, {os.cpu_count()} cores")
+    for section in sections():
+        printed()
+        section(print=printed)
+    write_page("bench.md", "make bench: the figures, measured side by side in one run",
+               "make bench (python -m gateproof.conformance.bench)", started_on, printed.lines)
 
 
 if __name__ == "__main__":

@@ -5,19 +5,20 @@ does behind the protocol: the ratio of their rates is what MCP costs a
 campaign (the SDK on both sides, the test hooks, a token checked on every
 call, a store read and written), over stdio and over streamable HTTP. Rounds
 alternate the implementations, so a slow minute of a noisy machine falls on
-all of them alike. The figures are written to ``docs/figures/mcp.md`` as well.
+all of them alike. The figures are written to ``docs/figures/mcp.md`` as well
+(:mod:`gateproof.conformance.figure_pages`).
 """
 
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
+from ..figure_pages import machine, write_page
 from ..harness.campaign import Campaign, CampaignSettings
 from ..implementations import BUILTINS, unavailable
 
 IMPLEMENTATIONS = ("reference", "mcp-python", "mcp-python-http", "mcp-node", "mcp-node-http")
-FIGURES = Path(__file__).resolve().parents[2] / "docs" / "figures" / "mcp.md"
+EXAMPLES, ROUNDS = 2000, 2  # a campaign's generated scenarios, and the rounds alternated, of the run the page holds
 
 
 def campaign_rate(name: str, examples: int, seed: int) -> tuple[float, float, int]:
@@ -32,7 +33,9 @@ def campaign_rate(name: str, examples: int, seed: int) -> tuple[float, float, in
     return tally.generated / tally.generated_seconds, start_seconds, decided
 
 
-def bench_mcp(print=print, examples: int = 2000, rounds: int = 2, figures: Path | None = FIGURES) -> None:
+def bench_mcp(print=print, examples: int = EXAMPLES, rounds: int = ROUNDS) -> None:
+    """The rates printed; written to ``docs/figures/mcp.md`` too by a run of the default size, not by a smaller one."""
+    started_on = machine()
     chosen = [name for name in IMPLEMENTATIONS if not unavailable(name)]
     heading = (f"MCP gateways: {examples:,} generated gateway scenarios a campaign, {rounds} rounds alternated "
                "(rate: generated scenarios a second, start-up apart; ratio to reference, the same rules through the JSON-lines protocol)")
@@ -53,13 +56,8 @@ def bench_mcp(print=print, examples: int = 2000, rounds: int = 2, figures: Path 
         ratio = f"  ratio to reference {min(ratios):.3f} to {max(ratios):.3f}" if ratios else ""
         lines.append(f"  {name:<16} {min(rates[name]):9,.0f} to {max(rates[name]):9,.0f}/s  start {min(starts[name]):5.2f} s{ratio}"
                      f"  ({decided[name]:,} passed in the last round)")
+    lines += [f"  {name:<16} unavailable: {unavailable(name)}" for name in IMPLEMENTATIONS if name not in chosen]
     for line in lines:
         print(line)
-    for name in IMPLEMENTATIONS:
-        if name not in chosen:
-            print(f"  {name:<16} unavailable: {unavailable(name)}")
-    if figures is not None:
-        figures.parent.mkdir(parents=True, exist_ok=True)
-        figures.write_text("# MCP gateways: the campaign rate\n\nWritten by `bench_mcp` in `conformance/bench/mcp.py`, which `make bench` runs; "
-                           "the first line says what was measured. "
-                           "Do not edit by hand.\n\n```\n" + heading + "\n" + "\n".join(lines) + "\n```\n", encoding="utf-8")
+    if (examples, rounds) == (EXAMPLES, ROUNDS):
+        write_page("mcp.md", "MCP gateways: the campaign rate", "make bench (bench_mcp in conformance/bench/mcp.py)", started_on, [heading, *lines])

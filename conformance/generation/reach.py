@@ -31,6 +31,7 @@ from gateproof.model.scenario import schema as scenario_schema
 from gateproof.model.versions import VERSIONS
 
 from ..bench.measure import BranchPoint, Measurement, Region, measure
+from ..figure_pages import Printed, machine, write_page
 from ..harness.campaign import CampaignSettings
 from . import scenarios
 from .reach_keys import branch_key, function_key
@@ -250,7 +251,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=count_of, default=DEFAULT_COUNT, help=f"scenarios of each (kind, version) (default {DEFAULT_COUNT})")
     parser.add_argument("--seed", type=whole, default=0, help="the generators' seed (default 0)")
     arguments = parser.parse_args(argv)
-    reach = bench_reach(count=arguments.count, seed=arguments.seed)
+    started_on, printed = machine(), Printed()
+    reach = bench_reach(printed, count=arguments.count, seed=arguments.seed)
+    if (arguments.count, arguments.seed) == (DEFAULT_COUNT, 0):  # the default campaign's reach, not another count's or seed's
+        write_page("reach.md", "make reach: how far the generated scenarios reach into the rules",
+                   "make reach (python -m gateproof.conformance.generation.reach)", started_on, printed.lines)
     return 0 if reach.complete else 1
 
 

@@ -25,6 +25,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ..figure_pages import machine, write_page
 from .drivers import Pristine, drive
 from .equivalent import EQUIVALENT_FILE, read_equivalents, stale_entries
 from .execute import SURVIVED, Finding, VerifySettings, run_mutant
@@ -32,6 +33,7 @@ from .mutants import Mutant, all_mutants
 from .report import COLUMNS, MutationRun, equivalent_text, markdown, report_document, tallies, with_status, wrongly_equivalent
 
 USAGE_ERROR, NEEDS_REVIEW = 2, 1
+JOBS, TIMEOUT = 2, 180.0  # the defaults of --jobs and --timeout, and the whole run's
 
 
 class BadInput(Exception):
@@ -181,8 +183,8 @@ def write_reports(run: MutationRun, out: Path) -> None:
 @click.option("--module", "pattern", metavar="PATTERN", help="Only modules whose path matches this glob, e.g. 'model/gateway/*'.")
 @click.option("--sample", type=click.IntRange(min=1), help="Only a seeded sample of this many mutants.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of --sample.")
-@click.option("--jobs", type=click.IntRange(min=1, max=64), default=2, show_default=True, help="Mutants driven at once.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=180.0, show_default=True,
+@click.option("--jobs", type=click.IntRange(min=1, max=64), default=JOBS, show_default=True, help="Mutants driven at once.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=TIMEOUT, show_default=True,
               help="Seconds allowed for one mutant's verify run.")
 @click.option("--examples", type=click.IntRange(min=0), help="verify's --examples (default: verify's own).")
 @click.option("--full-campaign", is_flag=True,
@@ -208,6 +210,7 @@ def mutation(listing, ids, pattern, sample, seed, jobs, timeout, examples, full_
         equivalents = read_equivalents(equivalent_path)
     except ValueError as error:
         raise BadInput(str(error)) from None
+    started_on = machine()
     if recount is not None:
         mutants, findings, seconds, options = recounted(recount, everything)
         population = mutants
@@ -216,9 +219,13 @@ def mutation(listing, ids, pattern, sample, seed, jobs, timeout, examples, full_
     out.mkdir(parents=True, exist_ok=True)
     run = MutationRun(tuple(mutants), findings, equivalents, tuple(stale_entries(equivalents, everything)), len(everything),
                       len(population), seconds, options)
-    terminal = Console(width=None if sys.stdout.isatty() else 160)  # a log keeps the table whole
+    terminal = Console(width=None if sys.stdout.isatty() else 160, record=True)  # a log keeps the table whole
     print_findings(run, terminal)
     terminal.print(summary_table(run))
+    if not (ids or pattern or sample or recount) and (jobs, timeout, examples, full_campaign, drivers, equivalent_path) == (
+            JOBS, TIMEOUT, None, False, "after-verify", EQUIVALENT_FILE):  # every mutant, as make mutation drives them: the run the page holds
+        write_page("mutation.md", "make mutation: the model's mutants, caught or not", "make mutation (python -m gateproof.conformance.mutation)",
+                   started_on, terminal.export_text().splitlines())
     write_reports(run, out)
     click.echo(f"reports: {out / 'mutation-report.json'}, {out / 'mutation-report.md'}", err=True)
     if run.stale or wrongly_equivalent(run):

@@ -41,6 +41,7 @@ import orjson
 from attrs import frozen
 
 from ..cli.catalog import read_catalog_file
+from ..figure_pages import machine, write_page
 from .execute import first_failure, json_lines
 
 NODE_SOURCES = Path(__file__).resolve().parents[1] / "implementations" / "node"
@@ -278,15 +279,16 @@ def main(names: tuple[str, ...], jobs: int, examples: int | None, corpus: bool, 
     for name, value in (("--examples", examples), ("--seed", seed)):
         if value is not None:
             options += [name, str(value)]
-    started = time.monotonic()
+    started_on, started = machine(), time.monotonic()
     outcomes = drive_all(chosen, jobs, tuple(options), report)
-    click.echo("")
-    for line in summary(outcomes):
-        click.echo(line)
-    click.echo(f"{len(outcomes)} variants in {time.monotonic() - started:.0f}s")
     found = problems(outcomes)
-    for line in found:
+    printed = [*summary(outcomes), f"{len(outcomes)} variants in {time.monotonic() - started:.0f}s, {jobs} at a time", *found]
+    click.echo("")
+    for line in printed:
         click.echo(line)
+    if not names and not options:  # every variant through the default campaign: the run the page holds
+        write_page("variants.md", "make variants: wrong readings of the rules, caught or not",
+                   "make variants (python -m gateproof.conformance.mutation.variants)", started_on, printed)
     sys.exit(1 if found else 0)
 
 
