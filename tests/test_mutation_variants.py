@@ -8,12 +8,13 @@ one listed as equivalent, which it must pass.
 import shutil
 from pathlib import Path
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
 from gateproof.conformance.mutation import variants
-from gateproof.conformance.mutation.variants import (CAUGHT, SURVIVED, Edit, Outcome, Variant, VariantError, changed_files, drive_all,
-                                                     main, problems, read_variants)
+from gateproof.conformance.mutation.variants import (CAUGHT, SURVIVED, Edit, Outcome, Variant, VariantError, campaign_options,
+                                                     changed_files, drive_all, is_gateway, main, problems, read_variants)
 
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
 VARIANTS = read_variants()
@@ -198,3 +199,23 @@ def test_a_wrong_reading_of_a_catalog_is_caught_under_the_catalog_that_declares_
     chosen = [BY_NAME["catalog-above-inclusive"]]
     options = ("--catalog", str(SHIPPED_DIR / "payments.json"), "--kinds", "gateway", "--examples", "50")
     assert [o.status for o in drive_all(chosen, options=options)] == [CAUGHT]
+
+
+def test_a_variant_that_names_a_catalog_is_a_gateway_variant_of_a_shipped_one_driven_under_it_unless_another_is_given():
+    from gateproof.model.gateway.catalog import SHIPPED_DIR
+
+    named = [v for v in VARIANTS if v.catalog is not None]
+    assert named and all(is_gateway(v) and (SHIPPED_DIR / f"{v.catalog}.json").is_file() for v in named)
+    variant = BY_NAME["catalog-integer-any-number"]
+    assert campaign_options(variant, ("--examples", "50")) == ("--examples", "50", "--catalog", str(SHIPPED_DIR / "hr-records.json"),
+                                                                "--kinds", "gateway")
+    given = ("--catalog", str(SHIPPED_DIR / "payments.json"), "--kinds", "gateway")
+    assert campaign_options(variant, given) == given
+    assert campaign_options(BY_NAME["fold-first-wins-tie"], ("--examples", "50")) == ("--examples", "50")
+
+
+@needs_node
+def test_a_whole_run_catches_a_catalog_variant_the_labs_campaign_cannot_under_the_catalog_it_names():
+    variant = BY_NAME["catalog-integer-any-number"]  # the lab's catalog declares no integer argument
+    assert [o.status for o in drive_all([variant], options=("--examples", "50"))] == [CAUGHT]
+    assert [o.status for o in drive_all([attrs.evolve(variant, catalog=None)], options=("--examples", "50"))] == [SURVIVED]
