@@ -124,6 +124,7 @@ class Campaign:
         self.tally = Tally(name)
         self.began = time.perf_counter()
         self.origin: dict[str, tuple[str, str, tuple[str, ...]]] = {}  # scenario id -> (phase, family, pinned rules) of known scenarios
+        self.as_run: dict[str, CorpusCase] = {}  # corpus case id -> the case as run (chosen)
         self.duplicated: set[str] = set()  # generated families in which a duplicate reply is already recorded
 
     def start(self):
@@ -231,9 +232,13 @@ class Campaign:
         return evolve(verdict, status="nondeterministic", message="answered the same scenario differently twice")
 
     def chosen(self, cases: list[CorpusCase]) -> list[CorpusCase]:
-        """The corpus cases selected and of its shard, one that names no version under the version :func:`under_latest_declared` gives."""
+        """The corpus cases selected and of its shard, each as :func:`under_latest_declared` gives it, decided once however often
+        the campaign asks (verify counts them for its progress before it runs them)."""
         of_shard = [c for c in cases if is_selected(c.scenario, self.settings) and holds_case(self.settings.shard, c.id)]
-        return [c for c in (under_latest_declared(c, self.tally.info) for c in of_shard) if is_selected(c.scenario, self.settings)]
+        for case in of_shard:
+            if case.id not in self.as_run:
+                self.as_run[case.id] = under_latest_declared(case, self.tally.info)
+        return [self.as_run[c.id] for c in of_shard if is_selected(self.as_run[c.id].scenario, self.settings)]
 
     def held(self, cases: list[CorpusCase]) -> list[CorpusCase]:
         """The cases of :meth:`chosen` this campaign runs: of a kind and rule version the implementation declares."""
@@ -241,10 +246,11 @@ class Campaign:
 
     def run_corpus(self, cases: list[CorpusCase]) -> None:
         """The corpus cases held; those of a kind or rule version the implementation does not declare are counted in one note each."""
-        chosen, named = self.chosen(cases), {c.id for c in cases if "rules" in c.scenario}
-        self.tally.defaulted.update(("corpus case", c.scenario["rules"]) for c in chosen if "rules" in c.scenario and c.id not in named)
-        self.tally.undeclared.update(filter(None, (undeclared(c.scenario, self.tally.info) for c in chosen)))
-        self.run_known("corpus", [(c.family, c.rules, c.scenario, c.expected) for c in chosen if not undeclared(c.scenario, self.tally.info)])
+        chosen, given = self.chosen(cases), {c.id: c for c in cases}
+        self.tally.defaulted.update(("corpus case", c.scenario["rules"]) for c in chosen if c is not given[c.id])
+        missing = [undeclared(c.scenario, self.tally.info) for c in chosen]
+        self.tally.undeclared.update(filter(None, missing))
+        self.run_known("corpus", [(c.family, c.rules, c.scenario, c.expected) for c, what in zip(chosen, missing) if what is None])
 
     def run_replay(self, scenarios: list[dict]) -> None:
         """The scenarios given, each held to the model's outcome; one that names no version as :func:`version_behind` says."""
